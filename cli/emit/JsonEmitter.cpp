@@ -1,0 +1,60 @@
+// JsonEmitter: the machine-readable contract (docs/json-format.md).
+#include <nlohmann/json.hpp>
+
+#include "emit/Emitter.h"
+
+namespace ptx::cli {
+namespace {
+
+using nlohmann::json;
+
+json positionFields(const SourcePosition& start, const SourcePosition& end) {
+  return {{"line", start.line},
+          {"column", start.column},
+          {"end_line", end.line},
+          {"end_column", end.column}};
+}
+
+}  // namespace
+
+void emitJson(std::ostream& out, std::span<const FileReport> reports, const RunSummary& summary,
+              std::string_view toolVersion) {
+  json files = json::array();
+  for (const FileReport& report : reports) {
+    json file = {{"path", report.path}, {"diagnostics", json::array()}};
+    if (!report.ioError.empty()) file["io_error"] = report.ioError;
+    for (const ReportedDiagnostic& d : report.diagnostics) {
+      json entry = {{"rule", d.rule},
+                    {"category", toString(d.category)},
+                    {"severity", toString(d.severity)},
+                    {"message", d.message}};
+      entry.update(positionFields(d.start, d.end));
+      json related = json::array();
+      for (const ReportedRelated& r : d.related) {
+        json item = {{"message", r.message}};
+        item.update(positionFields(r.start, r.end));
+        related.push_back(std::move(item));
+      }
+      entry["related"] = std::move(related);
+      file["diagnostics"].push_back(std::move(entry));
+    }
+    files.push_back(std::move(file));
+  }
+  json document = {
+      {"tool", {{"name", "ptxlint"}, {"version", toolVersion}}},
+      {"files", std::move(files)},
+      {"summary",
+       {{"files_checked", summary.filesChecked},
+        {"files_with_diagnostics", summary.filesWithDiagnostics},
+        {"diagnostics", summary.diagnostics()},
+        {"errors", summary.errors},
+        {"warnings", summary.warnings},
+        {"information", summary.information},
+        {"hints", summary.hints},
+        {"io_errors", summary.ioErrors}}},
+  };
+  // Invalid UTF-8 in messages (quoted garbage is escaped already) must not abort output.
+  out << document.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+}
+
+}  // namespace ptx::cli

@@ -1,0 +1,219 @@
+// ptxlint: lint PTX files from the command line.
+//
+// Usage: ptxlint [--format text|json] [--jobs N] PATH...
+// Exit status: 0 when nothing was found, 1 when diagnostics were reported, 2 for usage or
+// I/O errors. Files are linted in parallel, one worker per core, and reported in path order.
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "FileReport.h"
+#include "Lint.h"
+#include "emit/Emitter.h"
+
+#ifndef PTXLS_VERSION
+#define PTXLS_VERSION "0.0.0"
+#endif
+
+namespace fs = std::filesystem;
+using namespace ptx;
+using namespace ptx::cli;
+
+namespace {
+
+constexpr std::string_view kUsage = R"(ptxlint: a linter for NVIDIA PTX
+
+Usage: ptxlint [OPTIONS] PATH...
+
+PATH is a file or a directory; directories are searched recursively for *.ptx files
+(hidden directories are skipped). '-' reads PTX from standard input.
+
+Options:
+  --format text|json   Output format (default: text). JSON is documented in docs/json-format.md.
+  --jobs N             Worker threads (default: one per core).
+  --help               Show this help and exit.
+  --version            Show the version and exit.
+
+Exit status: 0 nothing found, 1 diagnostics reported, 2 usage or I/O error.
+)";
+
+enum class Format { Text, Json };
+
+struct Options {
+  Format format = Format::Text;
+  unsigned jobs = 0;
+  std::vector<std::string> paths;
+};
+
+struct UsageError {
+  std::string message;
+};
+
+Options parseArguments(int argc, char** argv, bool& exitEarly) {
+  Options options;
+  exitEarly = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    auto value = [&](std::string_view name) -> std::string_view {
+      auto eq = arg.find('=');
+      if (eq != std::string_view::npos) return arg.substr(eq + 1);
+      if (i + 1 >= argc) throw UsageError{std::string(name) + " needs a value"};
+      return argv[++i];
+    };
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      exitEarly = true;
+      return options;
+    }
+    if (arg == "--version" || arg == "-V") {
+      std::cout << "ptxlint " << PTXLS_VERSION << "\n";
+      exitEarly = true;
+      return options;
+    }
+    if (arg == "--format" || arg.starts_with("--format=")) {
+      std::string_view format = value("--format");
+      if (format == "text") {
+        options.format = Format::Text;
+      } else if (format == "json") {
+        options.format = Format::Json;
+      } else {
+        throw UsageError{"unknown format '" + std::string(format) + "' (expected text or json)"};
+      }
+    } else if (arg == "--jobs" || arg.starts_with("--jobs=") || arg == "-j") {
+      std::string_view count = value("--jobs");
+      unsigned jobs = 0;
+      auto [end, error] = std::from_chars(count.data(), count.data() + count.size(), jobs);
+      if (error != std::errc() || end != count.data() + count.size() || jobs == 0) {
+        throw UsageError{"--jobs needs a positive number, got '" + std::string(count) + "'"};
+      }
+      options.jobs = jobs;
+    } else if (arg.starts_with("-") && arg != "-") {
+      throw UsageError{"unknown option '" + std::string(arg) + "'"};
+    } else {
+      options.paths.emplace_back(arg);
+    }
+  }
+  if (options.paths.empty()) throw UsageError{"no PATH given"};
+  return options;
+}
+
+struct Input {
+  std::string path;
+  std::string ioError;
+};
+
+// Expands directories into their *.ptx files, sorted; keeps explicit files as given.
+std::vector<Input> collectInputs(const std::vector<std::string>& paths) {
+  std::vector<Input> inputs;
+  for (const std::string& path : paths) {
+    if (path == "-") {
+      inputs.push_back({path, {}});
+      continue;
+    }
+    std::error_code error;
+    auto status = fs::status(path, error);
+    if (error || !fs::exists(status)) {
+      inputs.push_back({path, "no such file or directory"});
+      continue;
+    }
+    if (!fs::is_directory(status)) {
+      inputs.push_back({path, {}});
+      continue;
+    }
+    std::vector<std::string> found;
+    fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, error);
+    for (; !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+      const fs::directory_entry& entry = *it;
+      std::string name = entry.path().filename().string();
+      if (entry.is_directory() && name.starts_with(".") && name != "." && name != "..") {
+        it.disable_recursion_pending();
+        continue;
+      }
+      if (entry.is_regular_file() && entry.path().extension() == ".ptx") {
+        found.push_back(entry.path().generic_string());
+      }
+    }
+    if (error) inputs.push_back({path, "cannot read directory: " + error.message()});
+    std::sort(found.begin(), found.end());
+    for (std::string& file : found) inputs.push_back({std::move(file), {}});
+  }
+  return inputs;
+}
+
+bool readWhole(const std::string& path, std::string& text, std::string& error) {
+  if (path == "-") {
+    std::ostringstream buffer;
+    buffer << std::cin.rdbuf();
+    text = std::move(buffer).str();
+    return true;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot open file";
+    return false;
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) {
+    error = "read error";
+    return false;
+  }
+  text = std::move(buffer).str();
+  return true;
+}
+
+FileReport lintOne(const Input& input) {
+  if (!input.ioError.empty()) return {input.path, input.ioError, {}};
+  std::string text;
+  std::string error;
+  if (!readWhole(input.path, text, error)) return {input.path, error, {}};
+  LintResult result = lintText(text);
+  return buildFileReport(input.path == "-" ? "<stdin>" : input.path, text, result.diagnostics);
+}
+
+std::vector<FileReport> lintAll(const std::vector<Input>& inputs, unsigned jobs) {
+  std::vector<FileReport> reports(inputs.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < inputs.size(); i = next++) reports[i] = lintOne(inputs[i]);
+  };
+  unsigned workers = jobs != 0 ? jobs : std::max(1u, std::thread::hardware_concurrency());
+  workers = static_cast<unsigned>(std::min<std::size_t>(workers, std::max<std::size_t>(inputs.size(), 1)));
+  std::vector<std::jthread> pool;
+  for (unsigned w = 1; w < workers; ++w) pool.emplace_back(work);
+  work();
+  pool.clear();  // Joins.
+  return reports;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  Options options;
+  try {
+    bool exitEarly = false;
+    options = parseArguments(argc, argv, exitEarly);
+    if (exitEarly) return 0;
+  } catch (const UsageError& error) {
+    std::cerr << "ptxlint: " << error.message << "\nTry 'ptxlint --help'.\n";
+    return 2;
+  }
+  std::vector<FileReport> reports = lintAll(collectInputs(options.paths), options.jobs);
+  RunSummary summary = summarize(reports);
+  if (options.format == Format::Json) {
+    emitJson(std::cout, reports, summary, PTXLS_VERSION);
+  } else {
+    emitText(std::cout, reports, summary);
+  }
+  std::cout.flush();
+  if (summary.ioErrors > 0) return 2;
+  return summary.diagnostics() > 0 ? 1 : 0;
+}

@@ -1,0 +1,614 @@
+// SyntaxDiagnostics implementation.
+//
+// The tree walk is iterative (a TSTreeCursor), so 20,000 nested blocks cost no stack. It
+// descends only into nodes that contain an error and into statement containers (the module,
+// function definitions, blocks), never into every node of a large file.
+#include "syntax/SyntaxDiagnostics.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <string>
+
+#include "syntax/SyntaxKinds.h"
+
+namespace ptx {
+namespace {
+
+constexpr std::size_t kMaxQuotedToken = 40;
+
+// Directive and keyword spellings the grammar knows; used to tell "unknown directive" from
+// "known keyword in the wrong place", and to suggest the lowercase spelling.
+constexpr std::array<std::string_view, 64> kKnownDotKeywords = {
+    ".address_size", ".alias", ".align", ".branchtargets", ".callprototype", ".calltargets",
+    ".common", ".const", ".entry", ".explicitcluster", ".extern", ".file", ".func", ".global",
+    ".loc", ".local", ".maxclusterrank", ".maxnctapersm", ".maxnreg", ".maxntid",
+    ".minnctapersm", ".noreturn", ".param", ".pragma", ".reg", ".reqnctapercluster", ".reqntid",
+    ".section", ".shared", ".sreg", ".target", ".tex", ".version", ".visible", ".weak",
+    ".attribute", ".ptr", ".v2", ".v4", ".v8", ".blocksareclusters", ".abi_preserve",
+    ".abi_preserve_control", ".b8", ".b16", ".b32", ".b64", ".b128", ".s8", ".s16", ".s32",
+    ".s64", ".u8", ".u16", ".u32", ".u64", ".f16", ".f16x2", ".f32", ".f64", ".bf16", ".pred",
+    ".texref", ".samplerref"};
+
+bool isKnownDotKeyword(std::string_view word) {
+  return std::find(kKnownDotKeywords.begin(), kKnownDotKeywords.end(), word) !=
+         kKnownDotKeywords.end();
+}
+
+std::string toLower(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return lower;
+}
+
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+
+std::string_view nodeText(std::string_view text, TSNode node) {
+  std::uint32_t begin = std::min<std::uint32_t>(ts_node_start_byte(node), static_cast<std::uint32_t>(text.size()));
+  std::uint32_t end = std::min<std::uint32_t>(ts_node_end_byte(node), static_cast<std::uint32_t>(text.size()));
+  return text.substr(begin, end - begin);
+}
+
+ByteRange rangeOf(TSNode node) { return {ts_node_start_byte(node), ts_node_end_byte(node)}; }
+
+// `text` quoted for a message: first line only, at most kMaxQuotedToken characters.
+std::string quote(std::string_view token) {
+  auto newline = token.find_first_of("\r\n");
+  bool cut = newline != std::string_view::npos;
+  token = token.substr(0, newline);
+  if (token.size() > kMaxQuotedToken) {
+    token = token.substr(0, kMaxQuotedToken);
+    cut = true;
+  }
+  std::string quoted = "'";
+  for (char c : token) {
+    auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte >= 0x7F) {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      quoted += "\\x";
+      quoted += kHex[byte >> 4];
+      quoted += kHex[byte & 0xF];
+    } else {
+      quoted += c;
+    }
+  }
+  quoted += cut ? "...'" : "'";
+  return quoted;
+}
+
+// The ancestors of the cursor's node, nearest first. tree-sitter 0.20's ts_node_parent is
+// unreliable for zero-width MISSING nodes, so ancestry comes from the cursor instead.
+std::vector<TSNode> ancestorsOf(const TSTreeCursor& cursor) {
+  std::vector<TSNode> ancestors;
+  TSTreeCursor copy = ts_tree_cursor_copy(&cursor);
+  while (ts_tree_cursor_goto_parent(&copy)) ancestors.push_back(ts_tree_cursor_current_node(&copy));
+  ts_tree_cursor_delete(&copy);
+  return ancestors;
+}
+
+// Where an error sits, phrased for a message ("in address", "at module level").
+std::string_view contextPhrase(const std::vector<TSNode>& ancestors) {
+  for (TSNode current : ancestors) {
+    std::string_view type = ts_node_type(current);
+    if (type == "ERROR") continue;
+    if (type == "source_file") return "at module level";
+    if (type == "block") return "in block";
+    if (type == "instruction") return "in instruction";
+    if (type == "call_instruction") return "in call";
+    if (type == "address") return "in address";
+    if (type == "vector_operand") return "in vector operand";
+    if (type == "parameter_list") return "in parameter list";
+    if (type == "parameter") return "in parameter";
+    if (type == "variable_declaration") return "in declaration";
+    if (type == "declarator") return "in declarator";
+    if (type == "initializer_list") return "in initializer";
+    if (type == "function_definition" || type == "function_declaration") return "in function header";
+    if (type == "section_directive" || type == "data_line") return "in debug section";
+    if (type == "call_returns" || type == "call_arguments") return "in call";
+    if (type == "attribute_clause") return "in .attribute";
+    if (type == "parenthesized_expression" || type == "binary_expression" ||
+        type == "unary_expression" || type == "conditional_expression") {
+      return "in constant expression";
+    }
+  }
+  return "here";
+}
+
+// What a MISSING node stood for, phrased as "after instruction" or "to close address".
+std::string missingPhrase(std::string_view missing, TSNode parent) {
+  std::string_view parentType = ts_node_is_null(parent) ? "" : ts_node_type(parent);
+  if (parentType == "ERROR") parentType = "";
+  if (missing == ";") {
+    if (parentType == "instruction" || parentType == "call_instruction") return "after instruction";
+    if (parentType == "variable_declaration") return "after declaration";
+    return "to end the statement";
+  }
+  if (missing == "}") {
+    if (parentType == "block") return "to close block";
+    if (parentType == "vector_operand") return "to close vector operand";
+    if (parentType == "initializer_list") return "to close initializer";
+    if (parentType == "section_directive") return "to close section";
+    return "to close the open '{'";
+  }
+  if (missing == "]") {
+    if (parentType == "address") return "to close address";
+    if (parentType == "array_dimension") return "to close array dimension";
+    return "to close the open '['";
+  }
+  if (missing == ")") {
+    if (parentType == "parameter_list") return "to close parameter list";
+    if (parentType == "call_arguments" || parentType == "call_returns") return "to close call list";
+    return "to close parentheses";
+  }
+  if (missing == ">") return "to close register count";
+  return "";
+}
+
+bool isClosingBracket(std::string_view token) {
+  return token == "}" || token == "]" || token == ")" || token == ">";
+}
+
+char openingFor(std::string_view closing) {
+  if (closing == "}") return '{';
+  if (closing == "]") return '[';
+  if (closing == ")") return '(';
+  return '<';
+}
+
+// The first non-extra leaf of `node`, or `node` itself when it has no children.
+TSNode firstLeaf(TSNode node) {
+  TSTreeCursor cursor = ts_tree_cursor_new(node);
+  TSNode leaf = node;
+  while (ts_tree_cursor_goto_first_child(&cursor)) {
+    // Skip comments that recovery swept into the error.
+    while (ts_node_is_extra(ts_tree_cursor_current_node(&cursor)) &&
+           ts_tree_cursor_goto_next_sibling(&cursor)) {
+    }
+    leaf = ts_tree_cursor_current_node(&cursor);
+  }
+  ts_tree_cursor_delete(&cursor);
+  return leaf;
+}
+
+// The end of the token that starts at the first non-blank byte at or after `offset`,
+// skipping comments; `offset` itself at end of file.
+std::uint32_t endOfNextToken(std::string_view text, std::uint32_t offset) {
+  std::size_t i = offset;
+  while (i < text.size()) {
+    if (isSpace(text[i])) {
+      ++i;
+    } else if (text.compare(i, 2, "//") == 0) {
+      auto newline = text.find('\n', i);
+      i = newline == std::string_view::npos ? text.size() : newline;
+    } else if (text.compare(i, 2, "/*") == 0) {
+      auto close = text.find("*/", i + 2);
+      i = close == std::string_view::npos ? text.size() : close + 2;
+    } else {
+      break;
+    }
+  }
+  if (i >= text.size()) return offset;
+  std::size_t end = i + 1;
+  auto isWord = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '$' || c == '%' || c == '.';
+  };
+  if (isWord(text[i])) {
+    while (end < text.size() && isWord(text[end])) ++end;
+  }
+  return static_cast<std::uint32_t>(end);
+}
+
+// The start of the first token at or after `offset` (skipping blanks and comments).
+std::uint32_t startOfNextToken(std::string_view text, std::uint32_t offset) {
+  std::uint32_t end = endOfNextToken(text, offset);
+  if (end == offset) return offset;
+  std::uint32_t start = end - 1;
+  auto isWord = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '$' || c == '%' || c == '.';
+  };
+  while (start > offset && isWord(text[start - 1]) && isWord(text[end - 1])) --start;
+  return start;
+}
+
+bool looksLikeOpcode(std::string_view token) {
+  return !token.empty() && token[0] >= 'a' && token[0] <= 'z';
+}
+
+class Collector {
+ public:
+  Collector(std::string_view text, const SyntaxDiagnosticOptions& options)
+      : text_(text), options_(options) {}
+
+  bool full() const { return diagnostics_.size() >= options_.maxDiagnostics; }
+
+  void report(std::string rule, ByteRange range, std::string message,
+              std::vector<RelatedInformation> related = {}) {
+    if (full()) {
+      ++suppressed_;
+      return;
+    }
+    Diagnostic diagnostic;
+    diagnostic.rule = std::move(rule);
+    diagnostic.severity = Severity::Error;
+    diagnostic.category = Category::Syntax;
+    diagnostic.range = range;
+    diagnostic.message = std::move(message);
+    diagnostic.related = std::move(related);
+    diagnostics_.push_back(std::move(diagnostic));
+  }
+
+  // Everything after an unterminated block comment is inside that comment as far as ptxas
+  // is concerned; diagnostics past it are cascades.
+  void cutAfter(std::uint32_t offset) { cutoff_ = std::min(cutoff_, offset); }
+
+  std::vector<Diagnostic> finish() {
+    std::erase_if(diagnostics_, [&](const Diagnostic& d) { return d.range.begin > cutoff_; });
+    std::stable_sort(diagnostics_.begin(), diagnostics_.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) {
+                       return a.range.begin < b.range.begin;
+                     });
+    if (suppressed_ > 0 && !diagnostics_.empty()) {
+      diagnostics_.back().message +=
+          " (" + std::to_string(suppressed_) + " further syntax errors not shown)";
+    }
+    return std::move(diagnostics_);
+  }
+
+  std::string_view text() const { return text_; }
+
+  // Byte ranges of non-ASCII runs, so that ERROR nodes they caused are not reported twice.
+  std::vector<ByteRange> nonAsciiRuns;
+
+ private:
+  std::string_view text_;
+  const SyntaxDiagnosticOptions& options_;
+  std::vector<Diagnostic> diagnostics_;
+  std::size_t suppressed_ = 0;
+  std::uint32_t cutoff_ = UINT32_MAX;
+};
+
+void reportNonAscii(Collector& out) {
+  std::string_view text = out.text();
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < text.size() && static_cast<unsigned char>(text[end]) >= 0x80) ++end;
+    ByteRange range{static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(end)};
+    out.nonAsciiRuns.push_back(range);
+    if (i == 0 && text.substr(0, 3) == "\xEF\xBB\xBF") {
+      out.report("SYN003", {0, 3},
+                 "UTF-8 byte-order mark: PTX is ASCII-only and ptxas rejects any other byte");
+      i = 3;
+      continue;
+    }
+    out.report("SYN003", range,
+               "non-ASCII character: ptxas accepts only ASCII source, even in comments and "
+               "strings");
+    i = end;
+  }
+}
+
+bool insideNonAscii(const Collector& out, ByteRange range) {
+  for (const ByteRange& run : out.nonAsciiRuns) {
+    if (range.begin >= run.begin && range.begin < std::max(run.end, run.begin + 1)) return true;
+  }
+  return false;
+}
+
+void reportError(Collector& out, TSNode error, const std::vector<TSNode>& ancestors) {
+  std::string_view text = out.text();
+  ByteRange whole = rangeOf(error);
+  if (insideNonAscii(out, whole)) return;
+  std::string_view errorText = nodeText(text, error);
+
+  // An unterminated block comment or string swallows the rest of the file into one error.
+  if (errorText.starts_with("/*") && errorText.find("*/") == std::string_view::npos) {
+    out.report("SYN001", {whole.begin, whole.begin + 2},
+               "unterminated block comment: '/*' has no matching '*/'");
+    out.cutAfter(whole.begin);
+    return;
+  }
+  TSNode leaf = firstLeaf(error);
+  ByteRange range = rangeOf(leaf);
+  if (range.end <= range.begin) range = {whole.begin, std::max(whole.begin + 1, whole.end)};
+  std::string_view token = nodeText(text, leaf);
+  if (token.empty()) token = errorText;
+  // Keep the primary range on one line: editors draw it, and huge errors are unreadable.
+  auto lineEnd = text.find('\n', range.begin);
+  if (lineEnd != std::string_view::npos && lineEnd < range.end) {
+    range.end = std::max(range.begin + 1, static_cast<std::uint32_t>(lineEnd));
+  }
+
+  // An unterminated string: a quote on the error's first line without a partner.
+  std::string_view firstLine = errorText.substr(0, errorText.find('\n'));
+  if (auto quoteAt = firstLine.find('"'); quoteAt != std::string_view::npos &&
+                                         firstLine.find('"', quoteAt + 1) == std::string_view::npos) {
+    auto at = whole.begin + static_cast<std::uint32_t>(quoteAt);
+    auto quotedEnd = static_cast<std::uint32_t>(whole.begin + firstLine.size());
+    out.report("SYN001", {at, std::max(at + 1, quotedEnd)},
+               "unterminated string literal: missing closing '\"' on this line");
+    return;
+  }
+
+  std::string_view context = contextPhrase(ancestors);
+  TSNode parent = ancestors.empty() ? TSNode{} : ancestors.front();
+  std::string_view parentType = ts_node_is_null(parent) ? "" : ts_node_type(parent);
+  // A trailing comma: the real complaint is the bracket that follows it.
+  if (token == ",") {
+    std::uint32_t nextStart = startOfNextToken(text, range.end);
+    std::uint32_t nextEnd = endOfNextToken(text, range.end);
+    std::string_view next = text.substr(nextStart, nextEnd - nextStart);
+    if (next == ")" || next == "}" || next == "]") {
+      out.report("SYN001", {range.begin, nextEnd},
+                 "trailing ',' before " + quote(next) + " " + std::string(context) +
+                     ": another item must follow the comma");
+      return;
+    }
+  }
+  std::string message = "unexpected " + quote(token) + " " + std::string(context);
+  if (parentType == "address" && token.starts_with("-")) {
+    message += "; a negative address offset is written '+-N', as in [%rd1+-4]";
+  } else if (!token.empty() && (token[0] == 'u') && range.begin > 0 &&
+             text[range.begin - 1] >= '0' && text[range.begin - 1] <= '9') {
+    message += "; the unsigned suffix of an integer literal is an uppercase 'U'";
+  } else if (token.starts_with(".") && !isKnownDotKeyword(token) &&
+             isKnownDotKeyword(toLower(token))) {
+    message += "; PTX keywords are lowercase: did you mean '" + toLower(token) + "'?";
+  } else if (token == ";" && parentType == "block") {
+    message += "; an empty statement is not allowed";
+  } else if (token == "0" && range.end < text.size() &&
+             (text[range.end] == 'f' || text[range.end] == 'F' || text[range.end] == 'd' ||
+              text[range.end] == 'D')) {
+    message += "; a hex float is '0f' with exactly 8 hex digits or '0d' with exactly 16";
+  } else if (context == "at module level" && looksLikeOpcode(token)) {
+    message += "; instructions belong inside a function body (did a '}' close it early?)";
+  }
+  out.report("SYN001", range, std::move(message));
+}
+
+void reportMissing(Collector& out, TSNode missing, const std::vector<TSNode>& ancestors) {
+  std::string_view text = out.text();
+  std::string_view type = ts_node_type(missing);
+  bool named = ts_node_is_named(missing);
+  std::uint32_t at = ts_node_start_byte(missing);
+  TSNode parent = ancestors.empty() ? TSNode{} : ancestors.front();
+  std::string_view context = contextPhrase(ancestors);
+
+  // Cover the gap up to the next token: that token is where the problem shows, and it is
+  // where ptxas reports it ("Parsing error near 'st'" on the following line). At the end of
+  // the file, cover the rest of it.
+  std::uint32_t nextEnd = endOfNextToken(text, at);
+  ByteRange range{at, nextEnd == at ? static_cast<std::uint32_t>(text.size()) : nextEnd};
+
+  // Recovery sometimes invents a keyword (a MISSING '.entry' that would turn a stray
+  // instruction into a function). The useful message is about the token that is there.
+  if (!named && type.starts_with(".") && nextEnd != at) {
+    std::uint32_t nextStart = startOfNextToken(text, at);
+    std::string_view next = text.substr(nextStart, nextEnd - nextStart);
+    std::string message = "unexpected " + quote(next) + " " + std::string(context);
+    if (context == "at module level" && looksLikeOpcode(next)) {
+      message += "; instructions belong inside a function body (did a '}' close it early?)";
+    }
+    out.report("SYN001", {nextStart, nextEnd}, std::move(message));
+    return;
+  }
+
+  std::string message = "expected ";
+  if (named) {
+    std::string readable(type);
+    std::replace(readable.begin(), readable.end(), '_', ' ');
+    message += readable;
+    if (context != "here") message += " " + std::string(context);
+  } else {
+    message += "'" + std::string(type) + "'";
+    std::string phrase = missingPhrase(type, parent);
+    if (!phrase.empty()) message += " " + phrase;
+  }
+
+  std::vector<RelatedInformation> related;
+  if (!named && isClosingBracket(type) && !ts_node_is_null(parent)) {
+    char opening = openingFor(type);
+    std::uint32_t begin = ts_node_start_byte(parent);
+    std::string_view parentText = nodeText(text, parent);
+    auto pos = parentText.find(opening);
+    if (pos != std::string_view::npos) {
+      auto openAt = begin + static_cast<std::uint32_t>(pos);
+      related.push_back({{openAt, openAt + 1}, std::string("'") + opening + "' opened here"});
+    }
+  }
+  out.report("SYN002", range, std::move(message), std::move(related));
+}
+
+// `# 12 "file.cu"` and `#line 12 "file.cu"` are line markers ptxas honours; anything else
+// must be expanded by the C preprocessor first.
+bool isLineMarker(std::string_view line) {
+  std::size_t i = 1;
+  auto skipBlanks = [&] {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+  };
+  skipBlanks();
+  if (line.compare(i, 4, "line") == 0) {
+    i += 4;
+    if (i < line.size() && line[i] != ' ' && line[i] != '\t') return false;
+    skipBlanks();
+  }
+  std::size_t digits = i;
+  while (i < line.size() && line[i] >= '0' && line[i] <= '9') ++i;
+  if (i == digits) return false;
+  skipBlanks();
+  return i < line.size() && line[i] == '"' && line.find('"', i + 1) != std::string_view::npos;
+}
+
+void reportPreprocessorLine(Collector& out, TSNode node);
+
+// Preprocessor lines are extras, which tree-sitter may attach at any depth, so they are
+// found from the text: a line whose first non-blank byte is '#' and whose node is one.
+void reportPreprocessorLines(Collector& out, const SyntaxTree& tree, const SyntaxKinds& kinds) {
+  std::string_view text = out.text();
+  std::size_t lineStart = 0;
+  while (lineStart < text.size() && !out.full()) {
+    std::size_t i = lineStart;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+    if (i < text.size() && text[i] == '#') {
+      auto at = static_cast<std::uint32_t>(i);
+      TSNode node = ts_node_descendant_for_byte_range(tree.root(), at, at + 1);
+      if (ts_node_symbol(node) == kinds.preprocessorLine && ts_node_start_byte(node) == at) {
+        reportPreprocessorLine(out, node);
+      }
+    }
+    auto newline = text.find('\n', lineStart);
+    if (newline == std::string_view::npos) break;
+    lineStart = newline + 1;
+  }
+}
+
+void reportPreprocessorLine(Collector& out, TSNode node) {
+  std::string_view line = nodeText(out.text(), node);
+  if (isLineMarker(line)) return;
+  std::size_t nameEnd = 1;
+  while (nameEnd < line.size() && !isSpace(line[nameEnd])) ++nameEnd;
+  std::string_view directive = line.substr(0, nameEnd);
+  std::string message =
+      directive.size() > 1
+          ? "preprocessor directive " + quote(directive) +
+                " is not PTX: run the C preprocessor first (ptxas accepts only '# N \"file\"' "
+                "line markers)"
+          : std::string("line marker needs a line number and a quoted file name: '# N \"file\"'");
+  auto begin = ts_node_start_byte(node);
+  out.report("SYN005", {begin, begin + static_cast<std::uint32_t>(nameEnd)}, std::move(message));
+}
+
+void reportUnknownDirective(Collector& out, TSNode node) {
+  TSNode name = ts_node_child_by_field_name(node, "name", 4);
+  if (ts_node_is_null(name)) return;
+  std::string_view spelled = nodeText(out.text(), name);
+  std::string message;
+  if (isKnownDotKeyword(spelled)) {
+    message = quote(spelled) + " cannot start a statement here";
+  } else if (isKnownDotKeyword(toLower(spelled))) {
+    message = "unknown directive " + quote(spelled) +
+              "; PTX keywords are lowercase: did you mean '" + toLower(spelled) + "'?";
+  } else {
+    message = "unknown directive " + quote(spelled);
+  }
+  out.report("SYN004", rangeOf(name), std::move(message));
+}
+
+void checkOpcode(Collector& out, TSNode instruction, const SyntaxKinds& kinds) {
+  TSNode opcode = ts_node_child_by_field_id(instruction, kinds.opcodeField);
+  if (ts_node_is_null(opcode) || ts_node_is_missing(opcode)) return;
+  std::string_view spelled = nodeText(out.text(), opcode);
+  if (!spelled.empty() && ((spelled[0] >= 'a' && spelled[0] <= 'z') ||
+                           (spelled[0] >= 'A' && spelled[0] <= 'Z'))) {
+    return;
+  }
+  std::string message = "expected an instruction opcode, found " + quote(spelled);
+  TSNode guard = ts_node_child_by_field_id(instruction, kinds.guardField);
+  if (!ts_node_is_null(guard)) {
+    TSNode predicate = ts_node_child_by_field_id(guard, kinds.predicateField);
+    if (!ts_node_is_null(predicate)) {
+      message += "; the guard '@' took " + quote(nodeText(out.text(), predicate)) +
+                 " as its predicate";
+    }
+  }
+  out.report("SYN008", rangeOf(opcode), std::move(message));
+}
+
+void walk(Collector& out, const SyntaxTree& tree, const SyntaxKinds& kinds) {
+  TSTreeCursor cursor = ts_tree_cursor_new(tree.root());
+  std::uint32_t depth = 0;
+  // One mistake at module level (a '}' that closes a body early) derails every item after
+  // it until recovery finds its feet; only the first item of such a run is reported.
+  // Clean items that often leak out of a broken function (its `.reg` lines) do not end
+  // the run; a clean function definition or module directive does.
+  bool previousTopLevelDamaged = false;
+  while (!out.full()) {
+    TSNode node = ts_tree_cursor_current_node(&cursor);
+    TSSymbol symbol = ts_node_symbol(node);
+    bool descend = false;
+    bool damaged = ts_node_is_missing(node) || symbol == kinds.error || ts_node_has_error(node);
+    bool suppressed = false;
+    // Recovery marks skipped-token ERROR nodes as extras; only comments are skipped here.
+    if (depth == 1 && (symbol == kinds.error || !ts_node_is_extra(node))) {
+      suppressed = damaged && previousTopLevelDamaged;
+      if (damaged) {
+        previousTopLevelDamaged = true;
+      } else if (symbol != kinds.variableDeclaration) {
+        previousTopLevelDamaged = false;
+      }
+    }
+    if (suppressed) {
+      // Skip the whole item.
+    } else if (ts_node_is_missing(node)) {
+      reportMissing(out, node, ancestorsOf(cursor));
+    } else if (symbol == kinds.error) {
+      reportError(out, node, ancestorsOf(cursor));
+    } else {
+      if (symbol == kinds.instruction) {
+        checkOpcode(out, node, kinds);
+      } else if (symbol == kinds.unknownDirective) {
+        reportUnknownDirective(out, node);
+      }
+      descend = ts_node_has_error(node) || kinds.containsStatements(symbol);
+    }
+    if (descend && ts_tree_cursor_goto_first_child(&cursor)) {
+      ++depth;
+      continue;
+    }
+    // Next sibling, or climb until one exists.
+    bool moved = false;
+    while (!moved) {
+      if (ts_tree_cursor_goto_next_sibling(&cursor)) {
+        moved = true;
+      } else if (ts_tree_cursor_goto_parent(&cursor)) {
+        --depth;
+      } else {
+        break;
+      }
+    }
+    if (!moved) break;
+  }
+  ts_tree_cursor_delete(&cursor);
+}
+
+}  // namespace
+
+bool looksBinary(std::string_view text) {
+  return std::memchr(text.data(), '\0', text.size()) != nullptr;
+}
+
+Diagnostic binaryFileDiagnostic(std::string_view text) {
+  Diagnostic diagnostic;
+  diagnostic.rule = "SYN006";
+  diagnostic.severity = Severity::Error;
+  diagnostic.category = Category::Syntax;
+  auto nul = static_cast<std::uint32_t>(text.find('\0'));
+  diagnostic.range = {nul, nul + 1};
+  diagnostic.message = "binary file: it contains NUL bytes, so it is not PTX text; not analyzed";
+  return diagnostic;
+}
+
+std::vector<Diagnostic> collectSyntaxDiagnostics(std::string_view text, const SyntaxTree& tree,
+                                                 const SyntaxDiagnosticOptions& options) {
+  Collector out(text, options);
+  reportNonAscii(out);
+  if (!tree.isComplete()) {
+    out.report("SYN007", {0, 0},
+               "parsing stopped before the end of the file (time limit or cancellation); "
+               "no syntax results");
+    return out.finish();
+  }
+  walk(out, tree, syntaxKinds());
+  reportPreprocessorLines(out, tree, syntaxKinds());
+  return out.finish();
+}
+
+}  // namespace ptx
