@@ -214,6 +214,13 @@ std::uint32_t startOfNextToken(std::string_view text, std::uint32_t offset) {
   return start;
 }
 
+// The end of the last non-blank byte before `offset`.
+std::uint32_t previousTokenEnd(std::string_view text, std::uint32_t offset) {
+  std::uint32_t end = offset;
+  while (end > 0 && isSpace(text[end - 1])) --end;
+  return end;
+}
+
 bool looksLikeOpcode(std::string_view token) {
   return !token.empty() && token[0] >= 'a' && token[0] <= 'z';
 }
@@ -353,6 +360,15 @@ void reportError(Collector& out, TSNode error, const std::vector<TSNode>& ancest
       return;
     }
   }
+  // A statement that starts on a new line right where an operand list could go on: the
+  // previous instruction lacks its ';'.
+  if (parentType == "instruction" && looksLikeOpcode(token)) {
+    std::uint32_t previousEnd = previousTokenEnd(text, range.begin);
+    if (text.substr(previousEnd, range.begin - previousEnd).find('\n') != std::string_view::npos) {
+      out.report("SYN002", {previousEnd, range.end}, "expected ';' after instruction");
+      return;
+    }
+  }
   std::string message = "unexpected " + quote(token) + " " + std::string(context);
   if (parentType == "address" && token.starts_with("-")) {
     message += "; a negative address offset is written '+-N', as in [%rd1+-4]";
@@ -399,6 +415,20 @@ void reportMissing(Collector& out, TSNode missing, const std::vector<TSNode>& an
     }
     out.report("SYN001", {nextStart, nextEnd}, std::move(message));
     return;
+  }
+
+  // A trailing comma: an item was expected between it and the closing bracket.
+  if (named) {
+    std::uint32_t previousEnd = previousTokenEnd(text, at);
+    std::uint32_t nextStart = startOfNextToken(text, at);
+    std::string_view next = text.substr(nextStart, nextEnd - nextStart);
+    if (previousEnd > 0 && text[previousEnd - 1] == ',' &&
+        (next == ")" || next == "}" || next == "]")) {
+      out.report("SYN001", {previousEnd - 1, nextEnd},
+                 "trailing ',' before " + quote(next) + " " + std::string(context) +
+                     ": another item must follow the comma");
+      return;
+    }
   }
 
   std::string message = "expected ";
@@ -454,7 +484,7 @@ void reportPreprocessorLine(Collector& out, TSNode node);
 void reportPreprocessorLines(Collector& out, const SyntaxTree& tree, const SyntaxKinds& kinds) {
   std::string_view text = out.text();
   std::size_t lineStart = 0;
-  while (lineStart < text.size() && !out.full()) {
+  while (lineStart < text.size()) {
     std::size_t i = lineStart;
     while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
     if (i < text.size() && text[i] == '#') {
@@ -530,7 +560,7 @@ void walk(Collector& out, const SyntaxTree& tree, const SyntaxKinds& kinds) {
   // Clean items that often leak out of a broken function (its `.reg` lines) do not end
   // the run; a clean function definition or module directive does.
   bool previousTopLevelDamaged = false;
-  while (!out.full()) {
+  while (true) {
     TSNode node = ts_tree_cursor_current_node(&cursor);
     TSSymbol symbol = ts_node_symbol(node);
     bool descend = false;
