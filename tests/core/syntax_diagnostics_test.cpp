@@ -67,7 +67,7 @@ TEST_CASE("A minus address offset suggests '+-'", "[syntax-diagnostics]") {
 
 TEST_CASE("A missing comma is not read as a modulo", "[syntax-diagnostics]") {
   Diagnostic d = only(kernel("  mad.lo.s32 %r5 %r2, %r3, %r4;"));
-  CHECK(d.message == "unexpected '%r5' in instruction");
+  CHECK(d.message == "unexpected '%r2' in instruction");
 }
 
 TEST_CASE("A modulo between spaced operands is an expression", "[syntax-diagnostics]") {

@@ -56,7 +56,7 @@ TEST_CASE("A UTF-8 byte-order mark gets its own diagnostic and nothing else", "[
 TEST_CASE("CRLF line ends are whitespace", "[robustness]") {
   std::string text = kernel("  .reg .b32 %r<2>;\r\n  mov.u32 %r1, 1;\r\n  ret;");
   for (std::size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 2)) {
-    if (at == 0 || text[at - 1] != '\r') text.insert(at, "\r");
+    if (at == 0 || text[at - 1] != '\r') text.insert(at, 1, '\r');
   }
   CHECK(test::lint(text).empty());
 }
