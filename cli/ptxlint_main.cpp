@@ -16,6 +16,7 @@
 
 #include "FileReport.h"
 #include "Lint.h"
+#include "Registry.h"
 #include "emit/Emitter.h"
 
 #ifndef PTXLS_VERSION
@@ -38,6 +39,7 @@ PATH is a file or a directory; directories are searched recursively for *.ptx fi
 Options:
   --format text|json   Output format (default: text). JSON is documented in docs/json-format.md.
   --jobs N             Worker threads (default: one per core).
+  --list-rules         List every rule (code, name, category, default severity) and exit.
   --help               Show this help and exit.
   --version            Show the version and exit.
 
@@ -74,6 +76,14 @@ Options parseArguments(int argc, char** argv, bool& exitEarly) {
     }
     if (arg == "--version" || arg == "-V") {
       std::cout << "ptxlint " << PTXLS_VERSION << "\n";
+      exitEarly = true;
+      return options;
+    }
+    if (arg == "--list-rules") {
+      for (const RuleMeta& rule : allRules()) {
+        std::cout << rule.code << "  " << rule.name << "  [" << toString(rule.category) << ", "
+                  << toString(rule.defaultSeverity) << "]\n    " << rule.summary << "\n";
+      }
       exitEarly = true;
       return options;
     }

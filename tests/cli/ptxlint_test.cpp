@@ -49,6 +49,13 @@ TEST_CASE("--help and --version exit 0", "[cli]") {
   CHECK(version.output.starts_with("ptxlint "));
 }
 
+TEST_CASE("--list-rules prints every registered rule", "[cli]") {
+  Run rules = ptxlint("--list-rules");
+  CHECK(rules.status == 0);
+  CHECK(rules.output.find("SYN001  unexpected-token  [syntax, error]") != std::string::npos);
+  CHECK(rules.output.find("SYN008  expected-opcode") != std::string::npos);
+}
+
 TEST_CASE("Usage errors exit 2", "[cli]") {
   CHECK(ptxlint("").status == 2);
   CHECK(ptxlint("--format xml x.ptx").status == 2);
