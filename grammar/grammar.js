@@ -75,7 +75,16 @@ module.exports = grammar({
   // The modulo operator is the one token the internal lexer cannot decide: ptxas lexes `%r2`
   // as a name wherever it appears (maximal munch), so `a %r2` is two operands, never `a % r2`.
   // src/scanner.c returns `%` only when no identifier character follows it.
-  externals: $ => [$._modulo_operator],
+  //
+  // It also emits the zero-width boundaries that split long statement lists into hidden
+  // chunks (see `block`), and takes no part in error recovery (`_error_sentinel`).
+  externals: $ => [
+    $._modulo_operator,
+    $._chunk_boundary_1,
+    $._chunk_boundary_2,
+    $._chunk_boundary_3,
+    $._error_sentinel,
+  ],
 
   word: $ => $.identifier,
 
@@ -244,7 +253,7 @@ module.exports = grammar({
       optional(seq('=', field('initializer', $._initializer))),
     ),
 
-    register_count: $ => seq(token.immediate('<'), field('count', $.integer_literal), '>'),
+    register_count: $ => seq('<', field('count', $.integer_literal), '>'),
 
     array_dimension: $ => seq('[', optional(field('size', $._expression)), ']'),
 
@@ -311,7 +320,28 @@ module.exports = grammar({
 
     // ── Function bodies ──────────────────────────────────────────────────────────────────
 
-    block: $ => seq('{', repeat($._statement), '}'),
+    // Statements are the block's visible children. Underneath, long runs are grouped into
+    // three levels of hidden chunks at content-defined boundaries (a hash of the statement
+    // that follows, computed by the scanner; on average every 16th, 256th and 4096th
+    // statement). tree-sitter 0.20 reuses the items of one long repetition one by one after
+    // an edit, so a flat body of n statements costs O(n) to reparse; chunks whose
+    // boundaries do not move under edits make it O(n/16 + ...) reused nodes instead.
+    block: $ => seq(
+      '{',
+      repeat(choice($._statement, $._chunk_1, $._chunk_2, $._chunk_3)),
+      '}',
+    ),
+
+    // A chunk runs from its boundary to the next boundary of the same or a higher level.
+    _chunk_1: $ => prec.right(seq($._chunk_boundary_1, repeat1($._statement))),
+
+    _chunk_2: $ => prec.right(seq(
+      $._chunk_boundary_2, repeat1(choice($._statement, $._chunk_1)),
+    )),
+
+    _chunk_3: $ => prec.right(seq(
+      $._chunk_boundary_3, repeat1(choice($._statement, $._chunk_1, $._chunk_2)),
+    )),
 
     _statement: $ => choice(
       $.label,
@@ -328,7 +358,8 @@ module.exports = grammar({
       $.unknown_directive,
     ),
 
-    label: $ => seq(field('name', $.identifier), ':'),
+    // `call` is a keyword only where a call can start; as a label name it is an identifier.
+    label: $ => seq(field('name', choice($.identifier, alias('call', $.identifier))), ':'),
 
     instruction: $ => seq(
       optional(field('guard', $.guard)),
@@ -403,6 +434,8 @@ module.exports = grammar({
 
     _expression: $ => choice(
       $.identifier,
+      // A symbol may be named `generic`; only `generic(` starts a generic_expression.
+      alias('generic', $.identifier),
       $.integer_literal,
       $.float_literal,
       $.sink,
@@ -420,7 +453,7 @@ module.exports = grammar({
     // `%tid.x`, `%v.r`.
     component_expression: $ => seq(
       field('operand', $.identifier),
-      field('component', alias(token.immediate(choice(...COMPONENTS)), $.component)),
+      field('component', alias(choice(...COMPONENTS), $.component)),
     ),
 
     // `array[4]`, `array[%r1]` (PTX ISA §6.4.2).
@@ -510,7 +543,8 @@ module.exports = grammar({
       /0[dD][0-9a-fA-F]{16}/,
     )),
 
-    string_literal: _ => token(seq('"', repeat(choice(/[^"\\\n]/, /\\./)), '"')),
+    // ptxas knows no escapes: a backslash is an ordinary character.
+    string_literal: _ => /"[^"\n]*"/,
 
     comment: _ => token(choice(
       seq('//', /[^\n]*/),

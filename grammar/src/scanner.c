@@ -1,15 +1,31 @@
-// External scanner for tree-sitter-ptx: the modulo operator.
+// External scanner for tree-sitter-ptx.
 //
-// ptxas lexes `%` followed by an identifier character as the start of a name (`%r2`, `%3`),
-// whatever the context. Tree-sitter's context-aware lexer would instead return the `%`
-// operator wherever an operator is expected, turning the missing comma in `mad %r5 %r2, ...`
-// into `%r5 % r2`. This scanner returns `%` only when no identifier character follows it.
-// It keeps no state.
+// 1. The modulo operator. ptxas lexes `%` followed by an identifier character as the start
+//    of a name (`%r2`, `%3`), whatever the context. Tree-sitter's context-aware lexer would
+//    instead return the `%` operator wherever an operator is expected, turning the missing
+//    comma in `mad %r5 %r2, ...` into `%r5 % r2`. `%` is returned only when no identifier
+//    character follows it.
+// 2. Chunk boundaries: zero-width tokens at statement starts inside blocks, chosen by a hash
+//    of the next statement's first bytes (content-defined, so an edit moves no boundary but
+//    its own). The grammar groups statements between boundaries into hidden chunks, which
+//    incremental reparsing reuses whole (see `block` in grammar.js).
+//
+// The scanner keeps no state, so serialization is empty.
 #include "tree_sitter/parser.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 
-enum TokenType { MODULO_OPERATOR };
+enum TokenType {
+  MODULO_OPERATOR,
+  CHUNK_BOUNDARY_1,
+  CHUNK_BOUNDARY_2,
+  CHUNK_BOUNDARY_3,
+  ERROR_SENTINEL,
+};
+
+// Bytes of the next statement that decide whether a boundary precedes it.
+enum { kHashedBytes = 32 };
 
 void *tree_sitter_ptx_external_scanner_create(void) { return NULL; }
 void tree_sitter_ptx_external_scanner_destroy(void *payload) { (void)payload; }
@@ -32,18 +48,61 @@ static bool is_identifier_char(int32_t c) {
          c == '_' || c == '$';
 }
 
+static bool is_space(int32_t c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+
+// Whether `c` can begin a statement (label, instruction, guard, directive, block, comment).
+static bool starts_statement(int32_t c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' ||
+         c == '%' || c == '@' || c == '.' || c == '{' || c == '/';
+}
+
+static bool scan_chunk_boundary(TSLexer *lexer, const bool *valid_symbols, bool after_newline) {
+  // Boundaries sit only at line starts: a statement's continuation (`.loc 1 2 3, ...`) is
+  // never split from it.
+  if (!after_newline || lexer->eof(lexer) || !starts_statement(lexer->lookahead)) return false;
+  // The token is empty: it ends where the statement starts, before the hashed bytes.
+  lexer->mark_end(lexer);
+  uint32_t hash = 2166136261u;  // FNV-1a.
+  for (int i = 0; i < kHashedBytes && !lexer->eof(lexer) && lexer->lookahead != '\n'; ++i) {
+    hash = (hash ^ (uint32_t)(lexer->lookahead & 0xFF)) * 16777619u;
+    lexer->advance(lexer, false);
+  }
+  hash ^= hash >> 15;
+  if ((hash & 0xFFF) == 0 && valid_symbols[CHUNK_BOUNDARY_3]) {
+    lexer->result_symbol = CHUNK_BOUNDARY_3;
+  } else if ((hash & 0xFF) == 0 && valid_symbols[CHUNK_BOUNDARY_2]) {
+    lexer->result_symbol = CHUNK_BOUNDARY_2;
+  } else if ((hash & 0xF) == 0 && valid_symbols[CHUNK_BOUNDARY_1]) {
+    lexer->result_symbol = CHUNK_BOUNDARY_1;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 bool tree_sitter_ptx_external_scanner_scan(void *payload, TSLexer *lexer,
                                            const bool *valid_symbols) {
   (void)payload;
-  if (!valid_symbols[MODULO_OPERATOR]) return false;
-  while (lexer->lookahead == ' ' || lexer->lookahead == '\t' || lexer->lookahead == '\r' ||
-         lexer->lookahead == '\n' || lexer->lookahead == '\f' || lexer->lookahead == '\v') {
+  // During error recovery every symbol is valid; zero-width boundaries there could loop.
+  if (valid_symbols[ERROR_SENTINEL]) return false;
+  bool want_modulo = valid_symbols[MODULO_OPERATOR];
+  bool want_boundary = valid_symbols[CHUNK_BOUNDARY_1] || valid_symbols[CHUNK_BOUNDARY_2] ||
+                       valid_symbols[CHUNK_BOUNDARY_3];
+  if (!want_modulo && !want_boundary) return false;
+  bool after_newline = false;
+  while (is_space(lexer->lookahead)) {
+    after_newline = after_newline || lexer->lookahead == '\n';
     lexer->advance(lexer, true);
   }
-  if (lexer->lookahead != '%') return false;
-  lexer->advance(lexer, false);
-  lexer->mark_end(lexer);
-  if (is_identifier_char(lexer->lookahead)) return false;
-  lexer->result_symbol = MODULO_OPERATOR;
-  return true;
+  if (want_modulo && lexer->lookahead == '%') {
+    lexer->advance(lexer, false);
+    lexer->mark_end(lexer);
+    if (is_identifier_char(lexer->lookahead)) return false;
+    lexer->result_symbol = MODULO_OPERATOR;
+    return true;
+  }
+  if (want_boundary) return scan_chunk_boundary(lexer, valid_symbols, after_newline);
+  return false;
 }

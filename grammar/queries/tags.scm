@@ -1,0 +1,18 @@
+; Tags for code navigation: kernels and functions as definitions, direct calls as references.
+
+; Kernels (`.entry`) and device functions (`.func`) with a body.
+(function_definition
+  name: (identifier) @name) @definition.function
+
+; Prototypes (`.extern .func f(...);`) also name a function.
+(function_declaration
+  name: (identifier) @name) @definition.function
+
+; Direct calls; a callee held in a register (`call %rd1, ...`) names no function.
+(call_instruction
+  callee: (identifier) @name
+  (#not-match? @name "^%")) @reference.call
+
+; Candidate callees listed for an indirect call (`tbl: .calltargets f, g;`).
+(calltargets_directive
+  target: (identifier) @name @reference.call)
