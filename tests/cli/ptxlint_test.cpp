@@ -40,7 +40,7 @@ struct Scratch {
 
 }  // namespace
 
-TEST_CASE("--help and --version exit 0", "[cli]") {
+TEST_CASE("ptxlint --help and --version exit 0", "[cli]") {
   Run help = ptxlint("--help");
   CHECK(help.status == 0);
   CHECK(help.output.find("Usage: ptxlint") != std::string::npos);
@@ -49,7 +49,7 @@ TEST_CASE("--help and --version exit 0", "[cli]") {
   CHECK(version.output.starts_with("ptxlint "));
 }
 
-TEST_CASE("--list-rules prints every registered rule", "[cli]") {
+TEST_CASE("ptxlint --list-rules prints every registered rule", "[cli]") {
   Run rules = ptxlint("--list-rules");
   CHECK(rules.status == 0);
   CHECK(rules.output.find("SYN001  unexpected-token  [syntax, error]") != std::string::npos);
