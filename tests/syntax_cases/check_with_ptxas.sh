@@ -8,7 +8,7 @@
 #                   in accepted/expected.json
 #
 # The ptxas binary is taken from $PTXAS, then from PATH, then from
-# /usr/local/cuda/bin.  Without ptxas the check is skipped (exit 0).
+# /usr/local/cuda/bin.  Without ptxas the check is skipped (exit 77, CTest's skip code).
 # Exit status: 0 when everything matches, 1 on any mismatch.
 
 set -u
@@ -24,7 +24,7 @@ if [ -z "$ptxas" ] && [ -x /usr/local/cuda/bin/ptxas ]; then
 fi
 if [ -z "$ptxas" ] || [ ! -x "$ptxas" ]; then
     echo "skip: ptxas not found"
-    exit 0
+    exit 77
 fi
 
 if ! command -v python3 >/dev/null 2>&1; then
