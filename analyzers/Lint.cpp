@@ -1,7 +1,10 @@
 // Lint: guards (binary and oversized input), then parse and collect diagnostics.
 #include "Lint.h"
 
+#include <algorithm>
 #include <string>
+
+#include "RuleContext.h"
 
 namespace ptx {
 
@@ -23,6 +26,17 @@ LintResult lintText(std::string_view text, const LintOptions& options) {
   }
   result.tree = parseSyntax(text, options.parse);
   result.diagnostics = collectSyntaxDiagnostics(text, result.tree, options.syntax);
+  if (!result.tree.isComplete()) return result;
+  result.module = buildModule(text, result.tree);
+  RuleContext context{text, result.tree, result.module, result.diagnostics};
+  checkModuleHeader(context);
+  checkUnknownOpcode(context);
+  checkUndeclaredSymbol(context);
+  checkDuplicateDeclaration(context);
+  checkUndefinedLabel(context);
+  checkUndeclaredFunction(context);
+  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
+                   [](const Diagnostic& a, const Diagnostic& b) { return a.range.begin < b.range.begin; });
   return result;
 }
 

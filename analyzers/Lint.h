@@ -1,7 +1,7 @@
 // Lint: the analysis pipeline over one text, as ptxlint and the server run it.
 //
-// Today the pipeline is parse → syntax diagnostics. Semantic rules plug in here as they land;
-// callers keep calling lintText.
+// The pipeline is parse → syntax diagnostics → model → semantic rules. New rules plug in
+// here; callers keep calling lintText.
 #pragma once
 
 #include <cstddef>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "diag/Diagnostic.h"
+#include "model/Module.h"
 #include "syntax/SyntaxDiagnostics.h"
 #include "syntax/SyntaxTree.h"
 
@@ -23,6 +24,7 @@ struct LintOptions {
 
 struct LintResult {
   SyntaxTree tree;  // Empty for binary or oversized input.
+  Module module;    // Empty unless the text was parsed completely.
   std::vector<Diagnostic> diagnostics;
 };
 

@@ -71,7 +71,7 @@ TEST_CASE("A missing comma is not read as a modulo", "[syntax-diagnostics]") {
 }
 
 TEST_CASE("A modulo between spaced operands is an expression", "[syntax-diagnostics]") {
-  CHECK(lint(kernel("  mov.u32 %r1, 10 % 3;")).empty());
+  CHECK(lint(kernel("  .reg .b32 %r1;\n  mov.u32 %r1, 10 % 3;")).empty());
 }
 
 TEST_CASE("Uppercase keywords get a lowercase suggestion", "[syntax-diagnostics]") {
@@ -112,7 +112,7 @@ TEST_CASE("An unterminated block comment is reported once", "[syntax-diagnostics
 }
 
 TEST_CASE("A stray '}' gives one diagnostic, not a cascade", "[syntax-diagnostics]") {
-  Diagnostic d = only(kernel("  mov.u32 %r1, %r2;\n  }\n  add.s32 %r1, %r1, 1;\n  ret;"));
+  Diagnostic d = only(kernel("  .reg .b32 %r<3>;\n  mov.u32 %r1, %r2;\n  }\n  add.s32 %r1, %r1, 1;\n  ret;"));
   CHECK(d.message.starts_with("unexpected 'add' at module level"));
 }
 

@@ -115,7 +115,7 @@ TEST_CASE("A 10 MB single line parses", "[robustness][large]") {
 }
 
 TEST_CASE("A 50 MB file parses", "[robustness][large]") {
-  std::string body = "  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n";
+  std::string body = "  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p1;\n";
   std::string chunk =
       "  ld.global.u32 %r1, [%rd1+4];\n  add.s32 %r2, %r1, 1;\n"
       "  setp.lt.s32 %p1, %r2, 100;\n  @%p1 st.global.u32 [%rd1], %r2;\n";

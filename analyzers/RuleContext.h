@@ -1,0 +1,54 @@
+// RuleContext: what a rule may read (the text, its tree and model) and how it reports.
+//
+// Rules are pure functions of the context: they never mutate the model, never do I/O, and
+// report through `report`. Each rule lives in its own file with its documentation.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "diag/Diagnostic.h"
+#include "model/Module.h"
+#include "syntax/SyntaxTree.h"
+
+namespace ptx {
+
+struct RuleContext {
+  std::string_view text;
+  const SyntaxTree& tree;
+  const Module& module;
+  std::vector<Diagnostic>& out;
+
+  std::string_view textOf(ByteRange range) const {
+    return text.substr(range.begin, range.end - range.begin);
+  }
+
+  void report(std::string_view rule, Category category, ByteRange range, std::string message,
+              std::vector<RelatedInformation> related = {}) const {
+    Diagnostic diagnostic;
+    diagnostic.rule = std::string(rule);
+    diagnostic.severity = Severity::Error;
+    diagnostic.category = category;
+    diagnostic.range = range;
+    diagnostic.message = std::move(message);
+    diagnostic.related = std::move(related);
+    out.push_back(std::move(diagnostic));
+  }
+};
+
+// Every rule's entry point; Lint.cpp runs them in registry order.
+void checkUndeclaredSymbol(const RuleContext& context);
+void checkDuplicateDeclaration(const RuleContext& context);
+void checkUndefinedLabel(const RuleContext& context);
+void checkUndeclaredFunction(const RuleContext& context);
+void checkModuleHeader(const RuleContext& context);
+void checkUnknownOpcode(const RuleContext& context);
+
+// Whether `opcode` is one of the instruction names PTX reserves.
+bool isKnownOpcode(std::string_view opcode);
+
+// The candidate closest to `word` by edit distance, or empty when none is close enough.
+std::string_view closestMatch(std::string_view word, const std::vector<std::string_view>& candidates);
+
+}  // namespace ptx

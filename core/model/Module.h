@@ -1,0 +1,106 @@
+// Module: the PTX model of one file — header, symbols, scopes and resolved references.
+//
+// Built from a SyntaxTree in one pass over the statements, in source order, because PTX
+// resolves names the way ptxas does: registers, variables and functions must be declared
+// before use, labels may be used before their definition anywhere in the block that defines
+// them or in its nested blocks, and a nested block may shadow an outer name.
+// Every entity keeps byte ranges so that features can point at it. The model is incomplete
+// by design on broken input: functions with syntax errors are modelled best-effort and are
+// marked, so that checks can stay quiet there.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "diag/Diagnostic.h"
+#include "syntax/SyntaxTree.h"
+
+namespace ptx {
+
+enum class SymbolKind : std::uint8_t { Register, Variable, Parameter, Function, Label, Prototype };
+
+std::string_view toString(SymbolKind kind);
+
+using SymbolId = std::uint32_t;
+using ScopeId = std::uint32_t;
+inline constexpr SymbolId kNoSymbol = UINT32_MAX;
+inline constexpr ScopeId kNoScope = UINT32_MAX;
+
+struct Symbol {
+  std::string name;  // For a parameterized range `%r<8>`, the prefix `%r`.
+  SymbolKind kind = SymbolKind::Register;
+  std::string space;  // State space (".reg", ".param", ...); empty for labels and functions.
+  std::string type;   // Element type (".b32"); empty when absent.
+  std::uint32_t rangeCount = 0;  // N of `%r<N>`; 0 for an ordinary name.
+  bool isEntry = false;          // Functions: `.entry` rather than `.func`.
+  bool hasBody = false;          // Functions: a definition rather than a prototype.
+  bool isExtern = false;
+  ScopeId scope = kNoScope;
+  ByteRange nameRange;
+  ByteRange declarationRange;
+
+  // Whether `spelled` names this symbol (for ranges: prefix followed by an index < N).
+  bool matches(std::string_view spelled) const;
+};
+
+struct Scope {
+  ScopeId parent = kNoScope;
+  ByteRange range;
+  std::vector<SymbolId> symbols;  // Registers, variables, parameters, prototypes.
+  std::vector<SymbolId> labels;
+};
+
+// How a name is used; checks phrase their messages by it.
+enum class ReferenceRole : std::uint8_t { Operand, BranchTarget, Callee, Guard, Initializer };
+
+struct Reference {
+  ByteRange range;
+  SymbolId target = kNoSymbol;  // kNoSymbol when unresolved (and not a predefined name).
+  ReferenceRole role = ReferenceRole::Operand;
+  bool predefined = false;  // A special register or WARP_SZ.
+  bool inDamagedCode = false;  // Inside a function or statement with syntax errors.
+};
+
+struct ModuleHeader {
+  std::optional<ByteRange> version;  // Range of the `.version` directive.
+  std::uint32_t versionMajor = 0;
+  std::uint32_t versionMinor = 0;
+  std::vector<std::pair<std::string, ByteRange>> targets;
+  std::optional<ByteRange> target;  // Range of the first `.target` directive.
+  std::optional<std::uint32_t> addressSize;
+  // Index among module items of `.version` and `.target` (ptxas wants them first and second).
+  std::optional<std::size_t> versionIndex;
+  std::optional<std::size_t> targetIndex;
+  std::optional<ByteRange> firstItem;  // The first module item, whatever it is.
+};
+
+// An instruction statement, as far as the model needs it today.
+struct InstructionSite {
+  ByteRange opcode;
+  ByteRange statement;
+  bool inDamagedCode = false;
+};
+
+struct Module {
+  ModuleHeader header;
+  std::vector<InstructionSite> instructions;
+  std::vector<Symbol> symbols;
+  std::vector<Scope> scopes;  // scopes[0] is the module scope.
+  std::vector<Reference> references;
+  // Pairs (existing, duplicate) of same-scope redeclarations that ptxas rejects.
+  std::vector<std::pair<SymbolId, SymbolId>> duplicates;
+
+  // The symbol a byte offset names (a declaration or a reference), or kNoSymbol.
+  SymbolId symbolAt(std::uint32_t offset) const;
+};
+
+Module buildModule(std::string_view text, const SyntaxTree& tree);
+
+// Special registers and constants every PTX program may use (PTX ISA §10), including
+// numbered families (%envreg0..31, %pm0..7, %pm0_64..%pm7_64) and `WARP_SZ`.
+bool isPredefinedName(std::string_view name);
+
+}  // namespace ptx

@@ -1,0 +1,555 @@
+// ModuleBuilder: one pass over the tree, in source order, declaring and resolving names.
+//
+// Lookups use per-scope hash maps (exact names) plus the scope's parameterized ranges
+// (`%r<N>`), so a use costs O(scope depth), not O(declarations). Label uses are resolved when
+// their function ends, because labels may be used before they are defined.
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+
+#include "model/Module.h"
+#include "syntax/SyntaxKinds.h"
+
+namespace ptx {
+
+std::string_view toString(SymbolKind kind) {
+  switch (kind) {
+    case SymbolKind::Register: return "register";
+    case SymbolKind::Variable: return "variable";
+    case SymbolKind::Parameter: return "parameter";
+    case SymbolKind::Function: return "function";
+    case SymbolKind::Label: return "label";
+    case SymbolKind::Prototype: return "prototype";
+  }
+  return "symbol";
+}
+
+namespace {
+
+// Parses the decimal suffix of `spelled` after `prefix`; false unless it is a plain index
+// (digits only, no leading zero except "0").
+bool indexAfter(std::string_view spelled, std::string_view prefix, std::uint32_t& index) {
+  if (spelled.size() <= prefix.size() || !spelled.starts_with(prefix)) return false;
+  std::string_view digits = spelled.substr(prefix.size());
+  if (digits.size() > 1 && digits[0] == '0') return false;
+  auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
+  return error == std::errc() && end == digits.data() + digits.size();
+}
+
+}  // namespace
+
+bool Symbol::matches(std::string_view spelled) const {
+  if (rangeCount == 0) return spelled == name;
+  std::uint32_t index = 0;
+  return indexAfter(spelled, name, index) && index < rangeCount;
+}
+
+SymbolId Module::symbolAt(std::uint32_t offset) const {
+  for (const Reference& reference : references) {
+    if (reference.range.begin <= offset && offset < reference.range.end) return reference.target;
+  }
+  for (SymbolId id = 0; id < symbols.size(); ++id) {
+    const ByteRange& range = symbols[id].nameRange;
+    if (range.begin <= offset && offset < range.end) return id;
+  }
+  return kNoSymbol;
+}
+
+bool isPredefinedName(std::string_view name) {
+  static constexpr std::array<std::string_view, 44> kNames = {
+      "%tid", "%ntid", "%laneid", "%warpid", "%nwarpid", "%ctaid", "%nctaid", "%smid",
+      "%nsmid", "%gridid", "%is_explicit_cluster", "%clusterid", "%nclusterid",
+      "%cluster_ctaid", "%cluster_nctaid", "%cluster_ctarank", "%cluster_nctarank",
+      "%lanemask_eq", "%lanemask_le", "%lanemask_lt", "%lanemask_ge", "%lanemask_gt", "%clock",
+      "%clock_hi", "%clock64", "%globaltimer", "%globaltimer_lo", "%globaltimer_hi",
+      "%total_smem_size", "%aggr_smem_size", "%dynamic_smem_size", "%current_graph_exec",
+      "%reserved_smem_offset_begin", "%reserved_smem_offset_end", "%reserved_smem_offset_cap",
+      "%reserved_smem_offset_0", "%reserved_smem_offset_1", "WARP_SZ", "%physid", "%nphysid",
+      "%pm0_64", "%pm1_64", "%pm2_64", "%pm3_64"};
+  if (std::find(kNames.begin(), kNames.end(), name) != kNames.end()) return true;
+  std::uint32_t index = 0;
+  if (indexAfter(name, "%envreg", index)) return index < 32;
+  if (name.ends_with("_64") && indexAfter(name.substr(0, name.size() - 3), "%pm", index)) {
+    return index < 8;
+  }
+  return indexAfter(name, "%pm", index) && index < 8;
+}
+
+namespace {
+
+struct Fields {
+  TSFieldId name, declarator, parameters, returns, body, guard, predicate, callee, targets,
+      target, opcode, space, type, vector, count, linkage, kind, version, size, modifier,
+      attribute, field;
+};
+
+class Builder {
+ public:
+  Builder(std::string_view text, const SyntaxTree& tree) : text_(text), tree_(tree) {
+    const TSLanguage* language = ts_tree_language(tree.raw());
+    auto id = [&](const char* name) {
+      return ts_language_field_id_for_name(language, name, static_cast<std::uint32_t>(std::strlen(name)));
+    };
+    f_ = {id("name"),   id("declarator"), id("parameters"), id("returns"), id("body"),
+          id("guard"),  id("predicate"),  id("callee"),     id("targets"), id("target"),
+          id("opcode"), id("space"),      id("type"),       id("vector"),  id("count"),
+          id("linkage"), id("kind"),      id("version"),    id("size"),    id("modifier"),
+          id("attribute"), id("field")};
+    auto symbol = [&](const char* name) {
+      return ts_language_symbol_for_name(language, name, static_cast<std::uint32_t>(std::strlen(name)), true);
+    };
+    identifier_ = symbol("identifier");
+    label_ = symbol("label");
+    block_ = symbol("block");
+    instruction_ = symbol("instruction");
+    call_ = symbol("call_instruction");
+    variable_ = symbol("variable_declaration");
+    functionDefinition_ = symbol("function_definition");
+    functionDeclaration_ = symbol("function_declaration");
+    version_ = symbol("version_directive");
+    target_ = symbol("target_directive");
+    addressSize_ = symbol("address_size_directive");
+    callprototype_ = symbol("callprototype_directive");
+    calltargets_ = symbol("calltargets_directive");
+    branchtargets_ = symbol("branchtargets_directive");
+    parameter_ = symbol("parameter");
+    fieldInitializer_ = symbol("field_initializer");
+  }
+
+  Module build() {
+    module_.scopes.push_back({kNoScope, {0, static_cast<std::uint32_t>(text_.size())}, {}, {}});
+    tables_.emplace_back();
+    TSNode root = tree_.root();
+    if (ts_node_is_null(root)) return std::move(module_);
+    TSTreeCursor cursor = ts_tree_cursor_new(root);
+    std::size_t index = 0;
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      do {
+        TSNode item = ts_tree_cursor_current_node(&cursor);
+        if (ts_node_is_extra(item) && ts_node_symbol(item) != static_cast<TSSymbol>(-1)) continue;
+        moduleItem(item, index++);
+      } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    return std::move(module_);
+  }
+
+ private:
+  struct ScopeTable {
+    std::unordered_map<std::string_view, SymbolId> names;
+    std::vector<SymbolId> ranges;
+    std::unordered_map<std::string_view, SymbolId> labels;
+  };
+
+  struct PendingLabel {
+    std::size_t reference;
+    ScopeId scope;
+  };
+
+  std::string_view textOf(TSNode node) const {
+    auto begin = std::min<std::size_t>(ts_node_start_byte(node), text_.size());
+    auto end = std::min<std::size_t>(ts_node_end_byte(node), text_.size());
+    return text_.substr(begin, end - begin);
+  }
+
+  static ByteRange rangeOf(TSNode node) { return {ts_node_start_byte(node), ts_node_end_byte(node)}; }
+
+  TSNode child(TSNode node, TSFieldId field) const { return ts_node_child_by_field_id(node, field); }
+
+  ScopeId newScope(ScopeId parent, ByteRange range) {
+    module_.scopes.push_back({parent, range, {}, {}});
+    tables_.emplace_back();
+    return static_cast<ScopeId>(module_.scopes.size() - 1);
+  }
+
+  // Declares `symbol` in `scope`, recording a duplicate when the scope already has the name.
+  SymbolId declare(Symbol symbol, ScopeId scope) {
+    symbol.scope = scope;
+    auto id = static_cast<SymbolId>(module_.symbols.size());
+    module_.symbols.push_back(std::move(symbol));
+    const Symbol& declared = module_.symbols.back();
+    ScopeTable& table = tables_[scope];
+    // Keys view the source text, which outlives the tables (symbol names move on growth).
+    std::string_view key = text_.substr(declared.nameRange.begin, declared.name.size());
+    SymbolId existing = kNoSymbol;
+    if (declared.kind == SymbolKind::Label) {
+      auto it = table.labels.find(key);
+      if (it != table.labels.end()) existing = it->second;
+      else table.labels.emplace(key, id);
+      module_.scopes[scope].labels.push_back(id);
+    } else {
+      if (declared.rangeCount == 0) {
+        auto it = table.names.find(key);
+        if (it != table.names.end()) existing = it->second;
+        for (SymbolId range : table.ranges) {
+          if (existing == kNoSymbol && module_.symbols[range].matches(declared.name)) existing = range;
+        }
+        if (existing == kNoSymbol) table.names.emplace(key, id);
+      } else {
+        for (SymbolId range : table.ranges) {
+          if (existing == kNoSymbol && module_.symbols[range].name == declared.name) existing = range;
+        }
+        for (const auto& [name, other] : table.names) {
+          if (existing == kNoSymbol && declared.matches(name)) existing = other;
+        }
+        table.ranges.push_back(id);
+      }
+      module_.scopes[scope].symbols.push_back(id);
+    }
+    // A prototype followed by its definition (or a repeated prototype) is not a duplicate.
+    if (existing != kNoSymbol) {
+      const Symbol& first = module_.symbols[existing];
+      bool functions = first.kind == SymbolKind::Function && declared.kind == SymbolKind::Function;
+      bool externs = first.isExtern || declared.isExtern;
+      if (!functions && !externs && scope != 0) module_.duplicates.emplace_back(existing, id);
+    }
+    return id;
+  }
+
+  SymbolId lookup(std::string_view name, ScopeId scope) const {
+    for (ScopeId s = scope; s != kNoScope; s = module_.scopes[s].parent) {
+      const ScopeTable& table = tables_[s];
+      if (auto it = table.names.find(name); it != table.names.end()) return it->second;
+      for (SymbolId range : table.ranges) {
+        if (module_.symbols[range].matches(name)) return range;
+      }
+    }
+    return kNoSymbol;
+  }
+
+  SymbolId lookupLabel(std::string_view name, ScopeId scope) const {
+    for (ScopeId s = scope; s != kNoScope && s != 0; s = module_.scopes[s].parent) {
+      const ScopeTable& table = tables_[s];
+      if (auto it = table.labels.find(name); it != table.labels.end()) return it->second;
+    }
+    return kNoSymbol;
+  }
+
+  void moduleItem(TSNode item, std::size_t index) {
+    TSSymbol symbol = ts_node_symbol(item);
+    ModuleHeader& header = module_.header;
+    if (!header.firstItem) header.firstItem = rangeOf(item);
+    if (symbol == version_) {
+      if (!header.version) {
+        header.version = rangeOf(item);
+        header.versionIndex = index;
+        std::string_view spelled = textOf(child(item, f_.version));
+        auto dot = spelled.find('.');
+        std::from_chars(spelled.data(), spelled.data() + std::min(dot, spelled.size()), header.versionMajor);
+        if (dot != std::string_view::npos) {
+          std::from_chars(spelled.data() + dot + 1, spelled.data() + spelled.size(), header.versionMinor);
+        }
+      }
+    } else if (symbol == target_) {
+      if (!header.target) {
+        header.target = rangeOf(item);
+        header.targetIndex = index;
+      }
+      forEachChild(item, [&](TSNode node, TSFieldId field) {
+        if (field == f_.target) header.targets.emplace_back(std::string(textOf(node)), rangeOf(node));
+      });
+    } else if (symbol == addressSize_) {
+      std::string_view spelled = textOf(child(item, f_.size));
+      std::uint32_t size = 0;
+      std::from_chars(spelled.data(), spelled.data() + spelled.size(), size);
+      header.addressSize = size;
+    } else if (symbol == variable_) {
+      variableDeclaration(item, 0, SymbolKind::Variable, ts_node_has_error(item));
+    } else if (symbol == functionDefinition_ || symbol == functionDeclaration_) {
+      function(item, symbol == functionDefinition_);
+    }
+  }
+
+  template <typename F>
+  void forEachChild(TSNode node, F&& visit) const {
+    TSTreeCursor cursor = ts_tree_cursor_new(node);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      do {
+        visit(ts_tree_cursor_current_node(&cursor), ts_tree_cursor_current_field_id(&cursor));
+      } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+  }
+
+  void variableDeclaration(TSNode node, ScopeId scope, SymbolKind kind, bool damaged) {
+    std::string space;
+    std::string type;
+    bool isExtern = false;
+    forEachChild(node, [&](TSNode part, TSFieldId field) {
+      if (field == f_.space) space = textOf(part);
+      else if (field == f_.type) type = textOf(part);
+      else if (field == f_.linkage && textOf(part) == ".extern") isExtern = true;
+    });
+    forEachChild(node, [&](TSNode part, TSFieldId field) {
+      if (field != f_.declarator) return;
+      declarator(part, node, scope, kind, space, type, isExtern, damaged);
+    });
+  }
+
+  void declarator(TSNode node, TSNode declaration, ScopeId scope, SymbolKind kind,
+                  const std::string& space, const std::string& type, bool isExtern, bool damaged) {
+    TSNode name = child(node, f_.name);
+    if (ts_node_is_null(name) || ts_node_symbol(name) != identifier_ || ts_node_is_missing(name)) return;
+    Symbol symbol;
+    symbol.name = textOf(name);
+    symbol.kind = space == ".reg" && kind == SymbolKind::Variable ? SymbolKind::Register : kind;
+    symbol.space = space;
+    symbol.type = type;
+    symbol.isExtern = isExtern;
+    symbol.nameRange = rangeOf(name);
+    symbol.declarationRange = rangeOf(declaration);
+    TSNode count = child(node, f_.count);
+    if (!ts_node_is_null(count)) {
+      TSNode value = child(count, f_.count);
+      std::string_view spelled = textOf(value);
+      std::from_chars(spelled.data(), spelled.data() + spelled.size(), symbol.rangeCount);
+      if (symbol.rangeCount == 0) return;  // `%r<0>` declares nothing.
+    }
+    // Initializers may name earlier variables and functions.
+    forEachChild(node, [&](TSNode part, TSFieldId field) {
+      if (field != f_.name && field != f_.count) collectUses(part, scope, ReferenceRole::Initializer, damaged);
+    });
+    declare(std::move(symbol), scope);
+  }
+
+  void function(TSNode node, bool isDefinition) {
+    TSNode name = child(node, f_.name);
+    if (ts_node_is_null(name) || ts_node_is_missing(name)) return;
+    Symbol symbol;
+    symbol.name = textOf(name);
+    symbol.kind = SymbolKind::Function;
+    symbol.hasBody = isDefinition;
+    symbol.nameRange = rangeOf(name);
+    symbol.declarationRange = rangeOf(node);
+    forEachChild(node, [&](TSNode part, TSFieldId field) {
+      if (field == f_.kind) symbol.isEntry = textOf(part) == ".entry";
+      if (field == f_.linkage && textOf(part) == ".extern") symbol.isExtern = true;
+    });
+    // Calls inside the body may recurse, so the name is declared first.
+    declare(std::move(symbol), 0);
+    if (!isDefinition) return;
+    bool damaged = ts_node_has_error(node);
+    ScopeId scope = newScope(0, rangeOf(node));
+    forEachChild(node, [&](TSNode part, TSFieldId field) {
+      if (field == f_.returns || field == f_.parameters) parameterList(part, scope, damaged);
+    });
+    TSNode body = child(node, f_.body);
+    std::vector<PendingLabel> pending;
+    // The body's top level shares the parameters' scope: a register named like a parameter
+    // is a duplicate (ptxas: "Duplicate definition").
+    if (!ts_node_is_null(body)) statements(body, scope, damaged, pending);
+    resolveLabels(pending);
+  }
+
+  void parameterList(TSNode list, ScopeId scope, bool damaged) {
+    forEachChild(list, [&](TSNode parameter, TSFieldId) {
+      if (ts_node_symbol(parameter) != parameter_) return;
+      std::string space;
+      std::string type;
+      TSNode declaratorNode{};
+      forEachChild(parameter, [&](TSNode part, TSFieldId field) {
+        if (field == f_.space) space = textOf(part);
+        else if (field == f_.type) type = textOf(part);
+        else if (field == f_.declarator) declaratorNode = part;
+      });
+      if (!ts_node_is_null(declaratorNode)) {
+        declarator(declaratorNode, parameter, scope, SymbolKind::Parameter, space, type, false, damaged);
+      }
+    });
+  }
+
+  // Walks a body in source order. Nested blocks are frames on an explicit stack, not
+  // recursion, so 20,000 nested blocks cost no call stack.
+  void statements(TSNode body, ScopeId bodyScope, bool damaged, std::vector<PendingLabel>& pending) {
+    struct Frame {
+      TSTreeCursor cursor;
+      ScopeId scope;
+      bool started;
+    };
+    std::vector<Frame> stack;
+    stack.push_back({ts_tree_cursor_new(body), bodyScope, false});
+    while (!stack.empty()) {
+      Frame& frame = stack.back();
+      bool hasNode = frame.started ? ts_tree_cursor_goto_next_sibling(&frame.cursor)
+                                   : ts_tree_cursor_goto_first_child(&frame.cursor);
+      frame.started = true;
+      if (!hasNode) {
+        ts_tree_cursor_delete(&frame.cursor);
+        stack.pop_back();
+        continue;
+      }
+      ScopeId scope = frame.scope;
+      TSNode statement = ts_tree_cursor_current_node(&frame.cursor);
+      TSSymbol symbol = ts_node_symbol(statement);
+      if (symbol == block_) {
+        ScopeId inner = newScope(scope, rangeOf(statement));
+        stack.push_back({ts_tree_cursor_new(statement), inner, false});
+        continue;
+      }
+      statement_(statement, symbol, scope, damaged, pending);
+    }
+  }
+
+  void statement_(TSNode statement, TSSymbol symbol, ScopeId scope, bool damaged,
+                  std::vector<PendingLabel>& pending) {
+    if (symbol == label_) {
+      TSNode name = child(statement, f_.name);
+      if (ts_node_is_null(name)) return;
+      Symbol label;
+      label.name = textOf(name);
+      label.kind = SymbolKind::Label;
+      label.nameRange = rangeOf(name);
+      label.declarationRange = rangeOf(statement);
+      declare(std::move(label), scope);
+    } else if (symbol == variable_) {
+      variableDeclaration(statement, scope, SymbolKind::Variable, damaged || ts_node_has_error(statement));
+    } else if (symbol == instruction_ || symbol == call_) {
+      instruction(statement, scope, damaged || ts_node_has_error(statement), pending);
+    } else if (symbol == calltargets_ || symbol == branchtargets_) {
+      forEachChild(statement, [&](TSNode part, TSFieldId field) {
+        if (field == f_.target && ts_node_symbol(part) == identifier_) {
+          deferLabel(part, scope, ReferenceRole::BranchTarget, damaged, pending, /*functionsToo=*/true);
+        }
+      });
+    } else if (symbol == callprototype_) {
+      forEachChild(statement, [&](TSNode part, TSFieldId field) {
+        if (field == f_.returns || field == f_.parameters) {
+          ScopeId prototypeScope = newScope(scope, rangeOf(part));
+          parameterList(part, prototypeScope, true);
+        }
+      });
+    }
+  }
+
+  void instruction(TSNode node, ScopeId scope, bool damaged, std::vector<PendingLabel>& pending) {
+    TSNode opcode = child(node, f_.opcode);
+    std::string_view op = ts_node_is_null(opcode) ? "" : textOf(opcode);
+    // `@ bra L;` reads as guard `bra`, opcode `L`: SYN008 reports it; names in it are noise.
+    if (op.empty() || !((op[0] >= 'a' && op[0] <= 'z') || (op[0] >= 'A' && op[0] <= 'Z'))) damaged = true;
+    if (!op.empty()) module_.instructions.push_back({rangeOf(opcode), rangeOf(node), damaged});
+    bool branch = op == "bra" || op == "brx";
+    forEachChild(node, [&](TSNode part, TSFieldId field) {
+      if (field == f_.opcode || field == f_.modifier) return;
+      if (field == f_.guard) {
+        TSNode predicate = child(part, f_.predicate);
+        if (!ts_node_is_null(predicate)) use(predicate, scope, ReferenceRole::Guard, damaged);
+      } else if (field == f_.callee) {
+        // A direct call names a function; an indirect one a register holding its address.
+        SymbolId target = lookup(textOf(part), scope);
+        addReference(part, target, ReferenceRole::Callee, damaged);
+      } else if (field == f_.targets) {
+        deferLabel(part, scope, ReferenceRole::Operand, damaged, pending, true);
+      } else if (branch && ts_node_symbol(part) == identifier_) {
+        deferLabel(part, scope, ReferenceRole::BranchTarget, damaged, pending, false);
+      } else {
+        collectUses(part, scope, ReferenceRole::Operand, damaged, &pending);
+      }
+    });
+  }
+
+  // Visits every identifier below `node` (iteratively) as a use.
+  void collectUses(TSNode node, ScopeId scope, ReferenceRole role, bool damaged,
+                   std::vector<PendingLabel>* pending = nullptr) {
+    TSTreeCursor cursor = ts_tree_cursor_new(node);
+    std::uint32_t depth = 0;
+    while (true) {
+      TSNode current = ts_tree_cursor_current_node(&cursor);
+      TSSymbol symbol = ts_node_symbol(current);
+      // Opaque-type initializers name fields and enum values (`filter_mode = nearest`), not
+      // symbols.
+      bool descend = symbol != fieldInitializer_;
+      if (symbol == identifier_) {
+        descend = false;
+        if (ts_tree_cursor_current_field_id(&cursor) != f_.field) {
+          SymbolId target = lookup(textOf(current), scope);
+          if (target == kNoSymbol && pending != nullptr && !isPredefinedName(textOf(current))) {
+            // Possibly a label used as data (e.g. a `brx.idx` table name).
+            deferLabel(current, scope, role, damaged, *pending, false);
+          } else {
+            addReference(current, target, role, damaged);
+          }
+        }
+      }
+      if (descend && ts_tree_cursor_goto_first_child(&cursor)) {
+        ++depth;
+        continue;
+      }
+      bool moved = false;
+      while (depth > 0 && !moved) {
+        if (ts_tree_cursor_goto_next_sibling(&cursor)) {
+          moved = true;
+        } else {
+          ts_tree_cursor_goto_parent(&cursor);
+          --depth;
+        }
+      }
+      if (!moved) break;
+    }
+    ts_tree_cursor_delete(&cursor);
+  }
+
+  void use(TSNode node, ScopeId scope, ReferenceRole role, bool damaged) {
+    if (ts_node_symbol(node) != identifier_) {
+      collectUses(node, scope, role, damaged);
+      return;
+    }
+    addReference(node, lookup(textOf(node), scope), role, damaged);
+  }
+
+  std::size_t addReference(TSNode node, SymbolId target, ReferenceRole role, bool damaged) {
+    Reference reference;
+    reference.range = rangeOf(node);
+    reference.target = target;
+    reference.role = role;
+    reference.inDamagedCode = damaged || ts_node_is_missing(node);
+    reference.predefined = target == kNoSymbol && isPredefinedName(textOf(node));
+    module_.references.push_back(reference);
+    return module_.references.size() - 1;
+  }
+
+  void deferLabel(TSNode node, ScopeId scope, ReferenceRole role, bool damaged,
+                  std::vector<PendingLabel>& pending, bool functionsToo) {
+    std::size_t index = addReference(node, kNoSymbol, role, damaged);
+    if (functionsToo) {
+      // `.calltargets` and call prototypes may also name functions or registers.
+      SymbolId direct = lookup(textOf(node), scope);
+      if (direct != kNoSymbol) {
+        module_.references[index].target = direct;
+        return;
+      }
+    }
+    pending.push_back({index, scope});
+  }
+
+  void resolveLabels(const std::vector<PendingLabel>& pending) {
+    for (const PendingLabel& item : pending) {
+      Reference& reference = module_.references[item.reference];
+      std::string_view name = text_.substr(reference.range.begin, reference.range.end - reference.range.begin);
+      SymbolId label = lookupLabel(name, item.scope);
+      if (label == kNoSymbol) label = lookup(name, item.scope);
+      reference.target = label;
+      reference.predefined = label == kNoSymbol && isPredefinedName(name);
+    }
+  }
+
+  std::string_view text_;
+  const SyntaxTree& tree_;
+  Module module_;
+  std::vector<ScopeTable> tables_;
+  Fields f_{};
+  TSSymbol identifier_ = 0, label_ = 0, block_ = 0, instruction_ = 0, call_ = 0, variable_ = 0,
+           functionDefinition_ = 0, functionDeclaration_ = 0, version_ = 0, target_ = 0,
+           addressSize_ = 0, callprototype_ = 0, calltargets_ = 0, branchtargets_ = 0,
+           parameter_ = 0, fieldInitializer_ = 0;
+};
+
+}  // namespace
+
+Module buildModule(std::string_view text, const SyntaxTree& tree) {
+  return Builder(text, tree).build();
+}
+
+}  // namespace ptx
