@@ -48,11 +48,19 @@ void checkUnknownOpcode(const RuleContext& context) {
   for (const InstructionSite& site : context.module.instructions) {
     if (site.inDamagedCode) continue;
     std::string_view opcode = context.textOf(site.opcode);
-    if (opcode.empty() || !(opcode[0] >= 'a' && opcode[0] <= 'z') || isKnownOpcode(opcode)) continue;
+    bool letter = !opcode.empty() && ((opcode[0] >= 'a' && opcode[0] <= 'z') ||
+                                      (opcode[0] >= 'A' && opcode[0] <= 'Z'));
+    if (!letter || isKnownOpcode(opcode)) continue;  // SYN008 reports non-letters.
     std::string message = "unknown instruction '" + std::string(opcode) + "'";
-    std::vector<std::string_view> candidates(kOpcodes.begin(), kOpcodes.end());
-    std::string_view suggestion = closestMatch(opcode, candidates);
-    if (!suggestion.empty()) message += "; did you mean '" + std::string(suggestion) + "'?";
+    std::string lower(opcode);
+    for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    if (isKnownOpcode(lower)) {
+      message += "; PTX opcodes are lowercase: did you mean '" + lower + "'?";
+    } else {
+      std::vector<std::string_view> candidates(kOpcodes.begin(), kOpcodes.end());
+      std::string_view suggestion = closestMatch(opcode, candidates);
+      if (!suggestion.empty()) message += "; did you mean '" + std::string(suggestion) + "'?";
+    }
     context.report("ISA001", Category::Isa, site.opcode, std::move(message));
   }
 }

@@ -23,23 +23,23 @@ namespace ptx {
 void checkModuleHeader(const RuleContext& context) {
   const ModuleHeader& header = context.module.header;
   if (!header.firstItem) return;  // An empty file (or only comments) is not a module yet.
+  // ptxas notices a bad header at the second directive; the range runs from the first item
+  // to the start of the second, so it covers both lines.
   ByteRange first = *header.firstItem;
-  ByteRange firstLine{first.begin, first.begin + static_cast<std::uint32_t>(
-                                       context.text.substr(first.begin).find_first_of("\r\n"))};
-  if (firstLine.end < firstLine.begin || firstLine.end > first.end) firstLine.end = first.end;
+  ByteRange opening{first.begin, header.secondItem ? header.secondItem->begin + 1 : first.end};
   if (!header.version) {
-    context.report("SEM005", Category::Semantic, firstLine,
+    context.report("SEM005", Category::Semantic, opening,
                    "missing '.version' directive: a PTX module must start with '.version'");
     return;
   }
   if (header.versionIndex != 0) {
     context.report("SEM005", Category::Semantic, *header.version,
                    "'.version' must be the first directive of the module",
-                   {{firstLine, "the module starts here"}});
+                   {{first, "the module starts here"}});
     return;
   }
   if (!header.target) {
-    context.report("SEM005", Category::Semantic, *header.version,
+    context.report("SEM005", Category::Semantic, opening,
                    "missing '.target' directive: '.target' must follow '.version'");
     return;
   }

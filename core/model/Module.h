@@ -74,7 +74,8 @@ struct ModuleHeader {
   // Index among module items of `.version` and `.target` (ptxas wants them first and second).
   std::optional<std::size_t> versionIndex;
   std::optional<std::size_t> targetIndex;
-  std::optional<ByteRange> firstItem;  // The first module item, whatever it is.
+  std::optional<ByteRange> firstItem;   // The first module item, whatever it is.
+  std::optional<ByteRange> secondItem;  // The second one: where ptxas notices a bad header.
 };
 
 // An instruction statement, as far as the model needs it today.

@@ -231,7 +231,11 @@ class Builder {
   void moduleItem(TSNode item, std::size_t index) {
     TSSymbol symbol = ts_node_symbol(item);
     ModuleHeader& header = module_.header;
-    if (!header.firstItem) header.firstItem = rangeOf(item);
+    if (!header.firstItem) {
+      header.firstItem = rangeOf(item);
+    } else if (!header.secondItem) {
+      header.secondItem = rangeOf(item);
+    }
     if (symbol == version_) {
       if (!header.version) {
         header.version = rangeOf(item);
@@ -443,7 +447,13 @@ class Builder {
       } else if (field == f_.targets) {
         deferLabel(part, scope, ReferenceRole::Operand, damaged, pending, true);
       } else if (branch && ts_node_symbol(part) == identifier_) {
-        deferLabel(part, scope, ReferenceRole::BranchTarget, damaged, pending, false);
+        // `brx.idx %r1, $table`: the index is a register declared earlier, the rest labels.
+        SymbolId declared = lookup(textOf(part), scope);
+        if (declared != kNoSymbol) {
+          addReference(part, declared, ReferenceRole::Operand, damaged);
+        } else {
+          deferLabel(part, scope, ReferenceRole::BranchTarget, damaged, pending, false);
+        }
       } else {
         collectUses(part, scope, ReferenceRole::Operand, damaged, &pending);
       }
@@ -528,8 +538,9 @@ class Builder {
     for (const PendingLabel& item : pending) {
       Reference& reference = module_.references[item.reference];
       std::string_view name = text_.substr(reference.range.begin, reference.range.end - reference.range.begin);
+      // Only labels may be used before their definition; anything else must already have
+      // resolved when it was used.
       SymbolId label = lookupLabel(name, item.scope);
-      if (label == kNoSymbol) label = lookup(name, item.scope);
       reference.target = label;
       reference.predefined = label == kNoSymbol && isPredefinedName(name);
     }

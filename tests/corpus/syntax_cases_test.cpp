@@ -3,17 +3,22 @@
 // case gets none.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "TestSupport.h"
 #include "text/LineIndex.h"
 
 using namespace ptx;
 
-TEST_CASE("ptxas-rejected syntax cases get a syntax diagnostic on ptxas's line", "[corpus]") {
-  auto folder = test::sourceDir() / "tests/syntax_cases/rejected";
+namespace {
+
+// Checks that every rejected case in `folder` gets an error on ptxas's line, of `category`
+// when one is given; returns how many cases there were.
+std::size_t checkRejectedCases(const std::filesystem::path& folder,
+                               std::optional<Category> category) {
   auto expected = nlohmann::json::parse(test::readFile(folder / "expected.json"));
-  REQUIRE(expected["cases"].size() >= 20);
   for (auto& [name, verdict] : expected["cases"].items()) {
     std::string text = test::readFile(folder / name);
     auto diagnostics = test::lint(text);
@@ -24,7 +29,7 @@ TEST_CASE("ptxas-rejected syntax cases get a syntax diagnostic on ptxas's line",
     LineIndex index(text);
     bool onPtxasLine = false;
     for (const Diagnostic& d : diagnostics) {
-      CHECK(d.category == Category::Syntax);
+      if (category) CHECK(d.category == *category);
       CHECK(d.severity == Severity::Error);
       std::uint32_t first = index.lineOf(d.range.begin) + 1;
       std::uint32_t last = index.lineOf(d.range.end) + 1;
@@ -32,6 +37,17 @@ TEST_CASE("ptxas-rejected syntax cases get a syntax diagnostic on ptxas's line",
     }
     CHECK(onPtxasLine);
   }
+  return expected["cases"].size();
+}
+
+}  // namespace
+
+TEST_CASE("ptxas-rejected syntax cases get a syntax diagnostic on ptxas's line", "[corpus]") {
+  CHECK(checkRejectedCases(test::sourceDir() / "tests/syntax_cases/rejected", Category::Syntax) >= 20);
+}
+
+TEST_CASE("ptxas-rejected semantic cases get an error on ptxas's line", "[corpus]") {
+  CHECK(checkRejectedCases(test::sourceDir() / "tests/semantic_cases/rejected", std::nullopt) >= 25);
 }
 
 TEST_CASE("ptxas-accepted syntax cases get no diagnostics", "[corpus]") {

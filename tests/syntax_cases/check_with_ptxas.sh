@@ -13,7 +13,9 @@
 
 set -u
 
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# Usage: check_with_ptxas.sh [FOLDER]  (default: the folder of this script); FOLDER holds
+# rejected/ and, optionally, accepted/.
+here="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}"
 
 ptxas="${PTXAS:-}"
 if [ -z "$ptxas" ]; then
@@ -46,8 +48,9 @@ NO_LOC = re.compile(r"^ptxas (.*)$")
 IN_TEXT = re.compile(r"\bon line (\d+)\b")
 
 def run(path, gpu):
-    p = subprocess.run([ptxas, "--gpu-name", gpu, "-o", os.devnull, path],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    # Run beside the file, so that messages quoting the file name match what was recorded.
+    p = subprocess.run([ptxas, "--gpu-name", gpu, "-o", os.devnull, os.path.basename(path)],
+                       cwd=os.path.dirname(path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     return p.returncode, p.stdout.decode("latin-1").splitlines()
 
 def first_error(lines):
@@ -103,9 +106,11 @@ for name in sorted(cases):
         print("ok   rejected/%s (line %s)" % (name, line))
 
 # ---- accepted -------------------------------------------------------------
-with open(os.path.join(acc_dir, "expected.json")) as f:
-    acc = json.load(f)["cases"]
-for name in sorted(set(ptx_files(acc_dir)) - set(acc)):
+acc = {}
+if os.path.isdir(acc_dir):
+    with open(os.path.join(acc_dir, "expected.json")) as f:
+        acc = json.load(f)["cases"]
+for name in sorted(set(ptx_files(acc_dir) if os.path.isdir(acc_dir) else []) - set(acc)):
     fail("accepted/%s: file has no entry in expected.json" % name)
 for name in sorted(acc):
     path = os.path.join(acc_dir, name)
