@@ -27,7 +27,11 @@ void checkDuplicateDeclaration(const RuleContext& context) {
     const Symbol& original = module.symbols[first];
     const Symbol& again = module.symbols[duplicate];
     std::string spelled(context.textOf(again.nameRange));
-    if (again.rangeCount > 0) spelled += "<" + std::to_string(again.rangeCount) + ">";
+    if (again.rangeCount > 0) {
+      spelled += '<';
+      spelled += std::to_string(again.rangeCount);
+      spelled += '>';
+    }
     std::string what = again.kind == SymbolKind::Label ? "label" : std::string(toString(again.kind));
     std::string message = "duplicate declaration of " + what + " '" + spelled + "' in the same scope";
     std::string note = original.rangeCount > 0

@@ -34,7 +34,10 @@ void checkUndeclaredFunction(const RuleContext& context) {
     for (const Symbol& symbol : module.symbols) {
       if (symbol.kind == SymbolKind::Function && symbol.name == name) {
         message += "; it is defined later, so declare a prototype before the call";
-        related.push_back({symbol.nameRange, "'" + std::string(name) + "' is defined here"});
+        std::string note(1, '\'');
+        note += name;
+        note += "' is defined here";
+        related.push_back({symbol.nameRange, std::move(note)});
         break;
       }
     }
