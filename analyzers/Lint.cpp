@@ -30,6 +30,7 @@ LintResult lintText(std::string_view text, const LintOptions& options) {
   result.module = buildModule(text, result.tree);
   RuleContext context{text, result.tree, result.module, result.diagnostics};
   checkModuleHeader(context);
+  checkAddressSize(context);
   checkUnknownOpcode(context);
   checkUndeclaredSymbol(context);
   checkDuplicateDeclaration(context);

@@ -43,6 +43,7 @@ void checkDuplicateDeclaration(const RuleContext& context);
 void checkUndefinedLabel(const RuleContext& context);
 void checkUndeclaredFunction(const RuleContext& context);
 void checkModuleHeader(const RuleContext& context);
+void checkAddressSize(const RuleContext& context);
 void checkUnknownOpcode(const RuleContext& context);
 
 // Whether `opcode` is one of the instruction names PTX reserves.

@@ -71,6 +71,8 @@ struct ModuleHeader {
   std::vector<std::pair<std::string, ByteRange>> targets;
   std::optional<ByteRange> target;  // Range of the first `.target` directive.
   std::optional<std::uint32_t> addressSize;
+  // Every `.address_size` directive: its value (0 when unreadable) and the value's range.
+  std::vector<std::pair<std::uint32_t, ByteRange>> addressSizes;
   // Index among module items of `.version` and `.target` (ptxas wants them first and second).
   std::optional<std::size_t> versionIndex;
   std::optional<std::size_t> targetIndex;

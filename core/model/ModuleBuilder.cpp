@@ -256,10 +256,12 @@ class Builder {
         if (field == f_.target) header.targets.emplace_back(std::string(textOf(node)), rangeOf(node));
       });
     } else if (symbol == addressSize_) {
-      std::string_view spelled = textOf(child(item, f_.size));
+      TSNode value = child(item, f_.size);
+      std::string_view spelled = textOf(value);
       std::uint32_t size = 0;
       std::from_chars(spelled.data(), spelled.data() + spelled.size(), size);
-      header.addressSize = size;
+      if (!header.addressSize) header.addressSize = size;
+      header.addressSizes.emplace_back(size, ts_node_is_null(value) ? rangeOf(item) : rangeOf(value));
     } else if (symbol == variable_) {
       variableDeclaration(item, 0, SymbolKind::Variable, ts_node_has_error(item));
     } else if (symbol == functionDefinition_ || symbol == functionDeclaration_) {

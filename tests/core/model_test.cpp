@@ -1,0 +1,150 @@
+// Module: declarations, scopes and name resolution, checked at marked places in small PTX.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "TestSupport.h"
+#include "model/Module.h"
+
+using namespace ptx;
+
+namespace {
+
+struct Built {
+  std::string text;
+  SyntaxTree tree;
+  Module module;
+
+  explicit Built(std::string source) : text(std::move(source)) {
+    tree = parseSyntax(text);
+    module = buildModule(text, tree);
+  }
+
+  // The offset of the `occurrence`-th (0-based) appearance of `needle`.
+  std::uint32_t at(std::string_view needle, int occurrence = 0) const {
+    std::size_t position = text.find(needle);
+    for (int i = 0; i < occurrence && position != std::string::npos; ++i) {
+      position = text.find(needle, position + 1);
+    }
+    REQUIRE(position != std::string::npos);
+    return static_cast<std::uint32_t>(position);
+  }
+
+  const Symbol* symbolAt(std::string_view needle, int occurrence = 0) const {
+    SymbolId id = module.symbolAt(at(needle, occurrence));
+    return id == kNoSymbol ? nullptr : &module.symbols[id];
+  }
+
+  const Reference* referenceAt(std::string_view needle, int occurrence = 0) const {
+    std::uint32_t offset = at(needle, occurrence);
+    for (const Reference& reference : module.references) {
+      if (reference.range.begin == offset) return &reference;
+    }
+    return nullptr;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("The module header is read", "[model]") {
+  Built built(".version 8.5\n.target sm_90a, debug\n.address_size 64\n");
+  const ModuleHeader& header = built.module.header;
+  CHECK(header.versionMajor == 8);
+  CHECK(header.versionMinor == 5);
+  REQUIRE(header.targets.size() == 2);
+  CHECK(header.targets[0].first == "sm_90a");
+  CHECK(header.targets[1].first == "debug");
+  CHECK(header.addressSize == 64u);
+  CHECK(header.versionIndex == 0u);
+  CHECK(header.targetIndex == 1u);
+}
+
+TEST_CASE("A register in a parameterized range resolves to the range", "[model]") {
+  Built built(test::kernel("  .reg .b32 %r<4>;\n  mov.u32 %r3, %tid.x;"));
+  const Symbol* symbol = built.symbolAt("%r3");
+  REQUIRE(symbol != nullptr);
+  CHECK(symbol->name == "%r");
+  CHECK(symbol->rangeCount == 4);
+  CHECK(symbol->kind == SymbolKind::Register);
+  CHECK(symbol->type == ".b32");
+  const Reference* tid = built.referenceAt("%tid");
+  REQUIRE(tid != nullptr);
+  CHECK(tid->predefined);
+}
+
+TEST_CASE("A nested block shadows an outer register", "[model]") {
+  Built built(test::kernel(
+      "  .reg .b32 %x;\n  {\n    .reg .b32 %x;\n    mov.u32 %x, 1;\n  }\n  mov.u32 %x, 2;"));
+  const Symbol* inner = built.symbolAt("%x", 2);  // The use inside the block.
+  const Symbol* outer = built.symbolAt("%x", 3);  // The use after it.
+  REQUIRE(inner != nullptr);
+  REQUIRE(outer != nullptr);
+  CHECK(inner != outer);
+  CHECK(inner->nameRange.begin == built.at("%x", 1));
+  CHECK(outer->nameRange.begin == built.at("%x", 0));
+  CHECK(built.module.duplicates.empty());
+}
+
+TEST_CASE("Labels resolve forward, parameters and functions by name", "[model]") {
+  Built built(
+      ".version 8.0\n.target sm_80\n.address_size 64\n"
+      ".func (.param .b32 ret) twice(.param .b32 x)\n{\n  .reg .b32 %v;\n"
+      "  ld.param.b32 %v, [x];\n  st.param.b32 [ret], %v;\n  ret;\n}\n"
+      ".visible .entry k(.param .u64 out)\n{\n  bra $L__end;\n$L__end:\n"
+      "  { .param .b32 a; .param .b32 r; call.uni (r), twice, (a); }\n  ret;\n}\n");
+  const Symbol* label = built.symbolAt("$L__end");
+  REQUIRE(label != nullptr);
+  CHECK(label->kind == SymbolKind::Label);
+  CHECK(label->nameRange.begin == built.at("$L__end", 1));
+
+  const Symbol* parameter = built.symbolAt("x]");
+  REQUIRE(parameter != nullptr);
+  CHECK(parameter->kind == SymbolKind::Parameter);
+  CHECK(parameter->space == ".param");
+
+  const Reference* callee = built.referenceAt("twice", 1);
+  REQUIRE(callee != nullptr);
+  CHECK(callee->role == ReferenceRole::Callee);
+  REQUIRE(callee->target != kNoSymbol);
+  const Symbol& function = built.module.symbols[callee->target];
+  CHECK(function.kind == SymbolKind::Function);
+  CHECK(function.hasBody);
+  CHECK_FALSE(function.isEntry);
+}
+
+TEST_CASE("Use before declaration and out-of-scope uses stay unresolved", "[model]") {
+  Built built(test::kernel(
+      "  mov.u32 %early, 1;\n  .reg .b32 %early;\n  { .reg .b32 %inner; }\n  mov.u32 %early, %inner;"));
+  const Reference* early = built.referenceAt("%early");
+  REQUIRE(early != nullptr);
+  CHECK(early->target == kNoSymbol);
+  const Reference* later = built.referenceAt("%early", 2);
+  REQUIRE(later != nullptr);
+  CHECK(later->target != kNoSymbol);
+  const Reference* inner = built.referenceAt("%inner", 1);
+  REQUIRE(inner != nullptr);
+  CHECK(inner->target == kNoSymbol);
+}
+
+TEST_CASE("Redeclarations in one scope are recorded as duplicates", "[model]") {
+  Built built(test::kernel("  .reg .b32 %r<4>;\n  .reg .b32 %r2;\n$L:\n$L:\n  ret;"));
+  REQUIRE(built.module.duplicates.size() == 2);
+  CHECK(built.module.symbols[built.module.duplicates[0].first].rangeCount == 4);
+  CHECK(built.module.symbols[built.module.duplicates[1].second].kind == SymbolKind::Label);
+}
+
+TEST_CASE("A prototype followed by its definition is one function, not a duplicate", "[model]") {
+  Built built(".version 8.0\n.target sm_80\n.func f();\n.func f()\n{\n  ret;\n}\n");
+  CHECK(built.module.duplicates.empty());
+}
+
+TEST_CASE("Special registers and their numbered families are predefined", "[model]") {
+  CHECK(isPredefinedName("%tid"));
+  CHECK(isPredefinedName("%cluster_ctarank"));
+  CHECK(isPredefinedName("%envreg31"));
+  CHECK_FALSE(isPredefinedName("%envreg32"));
+  CHECK(isPredefinedName("%pm7"));
+  CHECK(isPredefinedName("%pm3_64"));
+  CHECK(isPredefinedName("WARP_SZ"));
+  CHECK_FALSE(isPredefinedName("%r1"));
+}
