@@ -38,12 +38,40 @@ struct Symbol {
   bool isEntry = false;          // Functions: `.entry` rather than `.func`.
   bool hasBody = false;          // Functions: a definition rather than a prototype.
   bool isExtern = false;
+  std::string linkage;               // ".visible", ".extern", ".weak", ".common" or empty.
+  std::uint32_t vectorWidth = 0;     // 2, 4 or 8 for `.v2/.v4/.v8`; 0 for scalars.
+  std::optional<std::uint64_t> alignment;  // `.align N` (literal values only).
+  // Array dimensions in order; nullopt for `[]` or a size that is not an integer literal.
+  std::vector<std::optional<std::uint64_t>> dimensions;
+  bool isArray = false;
+  bool hasInitializer = false;
+  // Kernel parameters with `.ptr`: the pointed-to state space and alignment.
+  bool isPointer = false;
+  std::string pointerSpace;
+  std::optional<std::uint64_t> pointerAlignment;
   ScopeId scope = kNoScope;
   ByteRange nameRange;
   ByteRange declarationRange;
 
   // Whether `spelled` names this symbol (for ranges: prefix followed by an index < N).
   bool matches(std::string_view spelled) const;
+};
+
+// A performance-tuning directive in a function header (`.maxntid 128, 1, 1`).
+struct HeaderDirective {
+  std::string name;
+  std::vector<std::uint64_t> values;  // Literal values; non-literal ones are left out.
+  ByteRange range;
+};
+
+// A function or kernel with its signature.
+struct FunctionInfo {
+  SymbolId symbol = kNoSymbol;
+  std::vector<SymbolId> returns;
+  std::vector<SymbolId> parameters;
+  std::vector<HeaderDirective> directives;
+  ScopeId bodyScope = kNoScope;  // kNoScope for a prototype.
+  bool hasSyntaxErrors = false;
 };
 
 struct Scope {
@@ -93,6 +121,7 @@ struct Module {
   std::vector<Symbol> symbols;
   std::vector<Scope> scopes;  // scopes[0] is the module scope.
   std::vector<Reference> references;
+  std::vector<FunctionInfo> functions;  // In source order, prototypes included.
   // Pairs (existing, duplicate) of same-scope redeclarations that ptxas rejects.
   std::vector<std::pair<SymbolId, SymbolId>> duplicates;
 
@@ -101,6 +130,9 @@ struct Module {
 };
 
 Module buildModule(std::string_view text, const SyntaxTree& tree);
+
+// The value of a PTX integer literal (decimal, 0x hex, 0b binary, 0 octal, optional U).
+std::optional<std::uint64_t> parseIntegerLiteral(std::string_view spelled);
 
 // Special registers and constants every PTX program may use (PTX ISA §10), including
 // numbered families (%envreg0..31, %pm0..7, %pm0_64..%pm7_64) and `WARP_SZ`.

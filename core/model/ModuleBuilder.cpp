@@ -58,6 +58,28 @@ SymbolId Module::symbolAt(std::uint32_t offset) const {
   return kNoSymbol;
 }
 
+std::optional<std::uint64_t> parseIntegerLiteral(std::string_view spelled) {
+  if (spelled.ends_with("U")) spelled.remove_suffix(1);
+  if (spelled.empty()) return std::nullopt;
+  int base = 10;
+  if (spelled.size() > 1 && spelled[0] == '0') {
+    if (spelled[1] == 'x' || spelled[1] == 'X') {
+      base = 16;
+      spelled.remove_prefix(2);
+    } else if (spelled[1] == 'b' || spelled[1] == 'B') {
+      base = 2;
+      spelled.remove_prefix(2);
+    } else {
+      base = 8;
+      spelled.remove_prefix(1);
+    }
+  }
+  std::uint64_t value = 0;
+  auto [end, error] = std::from_chars(spelled.data(), spelled.data() + spelled.size(), value, base);
+  if (error != std::errc() || end != spelled.data() + spelled.size()) return std::nullopt;
+  return value;
+}
+
 bool isPredefinedName(std::string_view name) {
   static constexpr std::array<std::string_view, 44> kNames = {
       "%tid", "%ntid", "%laneid", "%warpid", "%nwarpid", "%ctaid", "%nctaid", "%smid",
@@ -83,7 +105,7 @@ namespace {
 struct Fields {
   TSFieldId name, declarator, parameters, returns, body, guard, predicate, callee, targets,
       target, opcode, space, type, vector, count, linkage, kind, version, size, modifier,
-      attribute, field;
+      attribute, field, align, ptr, value, dimension, initializer, directive;
 };
 
 class Builder {
@@ -97,7 +119,8 @@ class Builder {
           id("guard"),  id("predicate"),  id("callee"),     id("targets"), id("target"),
           id("opcode"), id("space"),      id("type"),       id("vector"),  id("count"),
           id("linkage"), id("kind"),      id("version"),    id("size"),    id("modifier"),
-          id("attribute"), id("field")};
+          id("attribute"), id("field"), id("align"), id("ptr"), id("value"), id("dimension"),
+          id("initializer"), id("directive")};
     auto symbol = [&](const char* name) {
       return ts_language_symbol_for_name(language, name, static_cast<std::uint32_t>(std::strlen(name)), true);
     };
@@ -280,31 +303,55 @@ class Builder {
     ts_tree_cursor_delete(&cursor);
   }
 
-  void variableDeclaration(TSNode node, ScopeId scope, SymbolKind kind, bool damaged) {
-    std::string space;
-    std::string type;
-    bool isExtern = false;
+  // Attributes shared by every declarator of one declaration or parameter.
+  Symbol declarationAttributes(TSNode node) const {
+    Symbol shared;
     forEachChild(node, [&](TSNode part, TSFieldId field) {
-      if (field == f_.space) space = textOf(part);
-      else if (field == f_.type) type = textOf(part);
-      else if (field == f_.linkage && textOf(part) == ".extern") isExtern = true;
+      if (field == f_.space) {
+        shared.space = textOf(part);
+      } else if (field == f_.type) {
+        shared.type = textOf(part);
+      } else if (field == f_.linkage) {
+        shared.linkage = textOf(part);
+        shared.isExtern = shared.isExtern || shared.linkage == ".extern";
+      } else if (field == f_.vector) {
+        std::string_view width = textOf(part);
+        shared.vectorWidth = width == ".v2" ? 2 : width == ".v4" ? 4 : width == ".v8" ? 8 : 0;
+      } else if (field == f_.align) {
+        shared.alignment = literalValue(child(part, f_.value));
+      } else if (field == f_.ptr) {
+        shared.isPointer = true;
+        TSNode space = child(part, f_.space);
+        if (!ts_node_is_null(space)) shared.pointerSpace = textOf(space);
+        TSNode align = child(part, f_.align);
+        if (!ts_node_is_null(align)) shared.pointerAlignment = literalValue(child(align, f_.value));
+      }
     });
+    return shared;
+  }
+
+  std::optional<std::uint64_t> literalValue(TSNode node) const {
+    if (ts_node_is_null(node)) return std::nullopt;
+    return parseIntegerLiteral(textOf(node));
+  }
+
+  void variableDeclaration(TSNode node, ScopeId scope, SymbolKind kind, bool damaged) {
+    Symbol shared = declarationAttributes(node);
     forEachChild(node, [&](TSNode part, TSFieldId field) {
       if (field != f_.declarator) return;
-      declarator(part, node, scope, kind, space, type, isExtern, damaged);
+      declarator(part, node, scope, kind, shared, damaged);
     });
   }
 
-  void declarator(TSNode node, TSNode declaration, ScopeId scope, SymbolKind kind,
-                  const std::string& space, const std::string& type, bool isExtern, bool damaged) {
+  SymbolId declarator(TSNode node, TSNode declaration, ScopeId scope, SymbolKind kind,
+                      const Symbol& shared, bool damaged) {
     TSNode name = child(node, f_.name);
-    if (ts_node_is_null(name) || ts_node_symbol(name) != identifier_ || ts_node_is_missing(name)) return;
-    Symbol symbol;
+    if (ts_node_is_null(name) || ts_node_symbol(name) != identifier_ || ts_node_is_missing(name)) {
+      return kNoSymbol;
+    }
+    Symbol symbol = shared;
     symbol.name = textOf(name);
-    symbol.kind = space == ".reg" && kind == SymbolKind::Variable ? SymbolKind::Register : kind;
-    symbol.space = space;
-    symbol.type = type;
-    symbol.isExtern = isExtern;
+    symbol.kind = shared.space == ".reg" && kind == SymbolKind::Variable ? SymbolKind::Register : kind;
     symbol.nameRange = rangeOf(name);
     symbol.declarationRange = rangeOf(declaration);
     TSNode count = child(node, f_.count);
@@ -312,13 +359,19 @@ class Builder {
       TSNode value = child(count, f_.count);
       std::string_view spelled = textOf(value);
       std::from_chars(spelled.data(), spelled.data() + spelled.size(), symbol.rangeCount);
-      if (symbol.rangeCount == 0) return;  // `%r<0>` declares nothing.
+      if (symbol.rangeCount == 0) return kNoSymbol;  // `%r<0>` declares nothing.
     }
-    // Initializers may name earlier variables and functions.
     forEachChild(node, [&](TSNode part, TSFieldId field) {
+      if (field == f_.dimension) {
+        symbol.isArray = true;
+        symbol.dimensions.push_back(literalValue(child(part, f_.size)));
+      } else if (field == f_.initializer) {
+        symbol.hasInitializer = true;
+      }
+      // Initializers (and array sizes) may name earlier variables and functions.
       if (field != f_.name && field != f_.count) collectUses(part, scope, ReferenceRole::Initializer, damaged);
     });
-    declare(std::move(symbol), scope);
+    return declare(std::move(symbol), scope);
   }
 
   void function(TSNode node, bool isDefinition) {
@@ -335,13 +388,20 @@ class Builder {
       if (field == f_.linkage && textOf(part) == ".extern") symbol.isExtern = true;
     });
     // Calls inside the body may recurse, so the name is declared first.
-    declare(std::move(symbol), 0);
-    if (!isDefinition) return;
-    bool damaged = ts_node_has_error(node);
+    FunctionInfo info;
+    info.symbol = declare(std::move(symbol), 0);
+    info.hasSyntaxErrors = ts_node_has_error(node);
+    bool damaged = info.hasSyntaxErrors;
+    // Prototype parameters get a scope of their own too, so that they can be listed.
     ScopeId scope = newScope(0, rangeOf(node));
     forEachChild(node, [&](TSNode part, TSFieldId field) {
-      if (field == f_.returns || field == f_.parameters) parameterList(part, scope, damaged);
+      if (field == f_.returns) info.returns = parameterList(part, scope, damaged);
+      if (field == f_.parameters) info.parameters = parameterList(part, scope, damaged);
+      if (field == f_.directive) info.directives.push_back(headerDirective(part));
     });
+    if (isDefinition) info.bodyScope = scope;
+    module_.functions.push_back(std::move(info));
+    if (!isDefinition) return;
     TSNode body = child(node, f_.body);
     std::vector<PendingLabel> pending;
     // The body's top level shares the parameters' scope: a register named like a parameter
@@ -350,21 +410,29 @@ class Builder {
     resolveLabels(pending);
   }
 
-  void parameterList(TSNode list, ScopeId scope, bool damaged) {
-    forEachChild(list, [&](TSNode parameter, TSFieldId) {
-      if (ts_node_symbol(parameter) != parameter_) return;
-      std::string space;
-      std::string type;
-      TSNode declaratorNode{};
-      forEachChild(parameter, [&](TSNode part, TSFieldId field) {
-        if (field == f_.space) space = textOf(part);
-        else if (field == f_.type) type = textOf(part);
-        else if (field == f_.declarator) declaratorNode = part;
-      });
-      if (!ts_node_is_null(declaratorNode)) {
-        declarator(declaratorNode, parameter, scope, SymbolKind::Parameter, space, type, false, damaged);
+  HeaderDirective headerDirective(TSNode node) const {
+    HeaderDirective directive;
+    directive.range = rangeOf(node);
+    forEachChild(node, [&](TSNode part, TSFieldId field) {
+      if (field == f_.name) directive.name = textOf(part);
+      if (field == f_.value) {
+        if (auto value = literalValue(part)) directive.values.push_back(*value);
       }
     });
+    return directive;
+  }
+
+  std::vector<SymbolId> parameterList(TSNode list, ScopeId scope, bool damaged) {
+    std::vector<SymbolId> declared;
+    forEachChild(list, [&](TSNode parameter, TSFieldId) {
+      if (ts_node_symbol(parameter) != parameter_) return;
+      Symbol shared = declarationAttributes(parameter);
+      TSNode declaratorNode = child(parameter, f_.declarator);
+      if (ts_node_is_null(declaratorNode)) return;
+      SymbolId id = declarator(declaratorNode, parameter, scope, SymbolKind::Parameter, shared, damaged);
+      if (id != kNoSymbol) declared.push_back(id);
+    });
+    return declared;
   }
 
   // Walks a body in source order. Nested blocks are frames on an explicit stack, not

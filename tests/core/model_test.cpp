@@ -148,3 +148,56 @@ TEST_CASE("Special registers and their numbered families are predefined", "[mode
   CHECK(isPredefinedName("WARP_SZ"));
   CHECK_FALSE(isPredefinedName("%r1"));
 }
+
+TEST_CASE("Declarations keep their attributes", "[model]") {
+  Built built(
+      ".version 8.0\n.target sm_80\n.address_size 64\n"
+      ".visible .global .align 16 .v4 .f32 table[8][4] = {0};\n"
+      ".extern .shared .align 8 .b8 smem[];\n"
+      ".visible .entry k(.param .u64 .ptr.global.align 16 in, .param .align 8 .b8 blob[24])\n"
+      "  .maxntid 128, 1, 1 .minnctapersm 2\n{\n  ret;\n}\n");
+  const Symbol* table = built.symbolAt("table");
+  REQUIRE(table != nullptr);
+  CHECK(table->kind == SymbolKind::Variable);
+  CHECK(table->linkage == ".visible");
+  CHECK(table->space == ".global");
+  CHECK(table->alignment == 16u);
+  CHECK(table->vectorWidth == 4);
+  CHECK(table->type == ".f32");
+  REQUIRE(table->dimensions.size() == 2);
+  CHECK(table->dimensions[0] == 8u);
+  CHECK(table->dimensions[1] == 4u);
+  CHECK(table->hasInitializer);
+
+  const Symbol* smem = built.symbolAt("smem");
+  REQUIRE(smem != nullptr);
+  CHECK(smem->isExtern);
+  REQUIRE(smem->dimensions.size() == 1);
+  CHECK_FALSE(smem->dimensions[0].has_value());
+
+  REQUIRE(built.module.functions.size() == 1);
+  const FunctionInfo& kernel = built.module.functions[0];
+  CHECK(built.module.symbols[kernel.symbol].isEntry);
+  REQUIRE(kernel.parameters.size() == 2);
+  const Symbol& in = built.module.symbols[kernel.parameters[0]];
+  CHECK(in.isPointer);
+  CHECK(in.pointerSpace == ".global");
+  CHECK(in.pointerAlignment == 16u);
+  const Symbol& blob = built.module.symbols[kernel.parameters[1]];
+  CHECK(blob.alignment == 8u);
+  CHECK(blob.dimensions == std::vector<std::optional<std::uint64_t>>{24u});
+  REQUIRE(kernel.directives.size() == 2);
+  CHECK(kernel.directives[0].name == ".maxntid");
+  CHECK(kernel.directives[0].values == std::vector<std::uint64_t>{128, 1, 1});
+  CHECK(kernel.directives[1].name == ".minnctapersm");
+}
+
+TEST_CASE("Integer literals in every PTX base", "[model]") {
+  CHECK(parseIntegerLiteral("0") == 0u);
+  CHECK(parseIntegerLiteral("42U") == 42u);
+  CHECK(parseIntegerLiteral("0x1F") == 31u);
+  CHECK(parseIntegerLiteral("0b101") == 5u);
+  CHECK(parseIntegerLiteral("017") == 15u);
+  CHECK_FALSE(parseIntegerLiteral("09").has_value());
+  CHECK_FALSE(parseIntegerLiteral("%r1").has_value());
+}
