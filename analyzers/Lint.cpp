@@ -32,6 +32,8 @@ LintResult lintText(std::string_view text, const LintOptions& options) {
   checkModuleHeader(context);
   checkAddressSize(context);
   checkUnknownOpcode(context);
+  checkRequiresNewerPtx(context);
+  checkRequiresNewerTarget(context);
   checkUndeclaredSymbol(context);
   checkDuplicateDeclaration(context);
   checkUndefinedLabel(context);

@@ -45,6 +45,8 @@ void checkUndeclaredFunction(const RuleContext& context);
 void checkModuleHeader(const RuleContext& context);
 void checkAddressSize(const RuleContext& context);
 void checkUnknownOpcode(const RuleContext& context);
+void checkRequiresNewerPtx(const RuleContext& context);
+void checkRequiresNewerTarget(const RuleContext& context);
 
 // Whether `opcode` is one of the instruction names PTX reserves.
 bool isKnownOpcode(std::string_view opcode);
