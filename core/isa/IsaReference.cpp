@@ -71,11 +71,13 @@ const StateSpaceInfo* findStateSpace(std::string_view name) { return findByName(
 
 const SpecialRegisterInfo* findSpecialRegister(std::string_view name) {
   if (const SpecialRegisterInfo* exact = findByName(kSpecialRegisters, name)) return exact;
-  // Numbered families are listed as "%first..%last": match the shared prefix and suffix.
+  // Numbered families are listed as "%first..%last" (%envreg0..%envreg31, %pm0_64..%pm7_64):
+  // the name must share the prefix and suffix and its number must lie in the range.
   for (const SpecialRegisterInfo& entry : kSpecialRegisters) {
     auto dots = entry.name.find("..");
     if (dots == std::string_view::npos) continue;
     std::string_view first = entry.name.substr(0, dots);
+    std::string_view last = entry.name.substr(dots + 2);
     std::size_t digit = first.find_first_of("0123456789");
     if (digit == std::string_view::npos) continue;
     std::string_view prefix = first.substr(0, digit);
@@ -85,8 +87,19 @@ const SpecialRegisterInfo* findSpecialRegister(std::string_view name) {
         name.size() <= prefix.size() + suffix.size()) {
       continue;
     }
-    std::string_view number = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-    if (number.find_first_not_of("0123456789") == std::string_view::npos) return &entry;
+    auto numberIn = [&](std::string_view spelled, std::uint32_t& value) {
+      std::string_view digits = spelled.substr(prefix.size(), spelled.size() - prefix.size() - suffix.size());
+      if (digits.empty() || (digits.size() > 1 && digits[0] == '0')) return false;
+      auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+      return error == std::errc() && end == digits.data() + digits.size();
+    };
+    std::uint32_t low = 0;
+    std::uint32_t high = 0;
+    std::uint32_t value = 0;
+    if (numberIn(first, low) && numberIn(last, high) && numberIn(name, value) && low <= value &&
+        value <= high) {
+      return &entry;
+    }
   }
   return nullptr;
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "isa/IsaReference.h"
 #include "model/Module.h"
 #include "syntax/SyntaxKinds.h"
 
@@ -80,25 +81,7 @@ std::optional<std::uint64_t> parseIntegerLiteral(std::string_view spelled) {
   return value;
 }
 
-bool isPredefinedName(std::string_view name) {
-  static constexpr std::array<std::string_view, 44> kNames = {
-      "%tid", "%ntid", "%laneid", "%warpid", "%nwarpid", "%ctaid", "%nctaid", "%smid",
-      "%nsmid", "%gridid", "%is_explicit_cluster", "%clusterid", "%nclusterid",
-      "%cluster_ctaid", "%cluster_nctaid", "%cluster_ctarank", "%cluster_nctarank",
-      "%lanemask_eq", "%lanemask_le", "%lanemask_lt", "%lanemask_ge", "%lanemask_gt", "%clock",
-      "%clock_hi", "%clock64", "%globaltimer", "%globaltimer_lo", "%globaltimer_hi",
-      "%total_smem_size", "%aggr_smem_size", "%dynamic_smem_size", "%current_graph_exec",
-      "%reserved_smem_offset_begin", "%reserved_smem_offset_end", "%reserved_smem_offset_cap",
-      "%reserved_smem_offset_0", "%reserved_smem_offset_1", "WARP_SZ", "%physid", "%nphysid",
-      "%pm0_64", "%pm1_64", "%pm2_64", "%pm3_64"};
-  if (std::find(kNames.begin(), kNames.end(), name) != kNames.end()) return true;
-  std::uint32_t index = 0;
-  if (indexAfter(name, "%envreg", index)) return index < 32;
-  if (name.ends_with("_64") && indexAfter(name.substr(0, name.size() - 3), "%pm", index)) {
-    return index < 8;
-  }
-  return indexAfter(name, "%pm", index) && index < 8;
-}
+bool isPredefinedName(std::string_view name) { return findSpecialRegister(name) != nullptr; }
 
 namespace {
 

@@ -6,10 +6,10 @@
 #include "syntax/SyntaxDiagnostics.h"
 
 #include <algorithm>
-#include <array>
 #include <cstring>
 #include <string>
 
+#include "isa/IsaReference.h"
 #include "syntax/SyntaxKinds.h"
 
 namespace ptx {
@@ -17,22 +17,11 @@ namespace {
 
 constexpr std::size_t kMaxQuotedToken = 40;
 
-// Directive and keyword spellings the grammar knows; used to tell "unknown directive" from
-// "known keyword in the wrong place", and to suggest the lowercase spelling.
-constexpr std::array<std::string_view, 64> kKnownDotKeywords = {
-    ".address_size", ".alias", ".align", ".branchtargets", ".callprototype", ".calltargets",
-    ".common", ".const", ".entry", ".explicitcluster", ".extern", ".file", ".func", ".global",
-    ".loc", ".local", ".maxclusterrank", ".maxnctapersm", ".maxnreg", ".maxntid",
-    ".minnctapersm", ".noreturn", ".param", ".pragma", ".reg", ".reqnctapercluster", ".reqntid",
-    ".section", ".shared", ".sreg", ".target", ".tex", ".version", ".visible", ".weak",
-    ".attribute", ".ptr", ".v2", ".v4", ".v8", ".blocksareclusters", ".abi_preserve",
-    ".abi_preserve_control", ".b8", ".b16", ".b32", ".b64", ".b128", ".s8", ".s16", ".s32",
-    ".s64", ".u8", ".u16", ".u32", ".u64", ".f16", ".f16x2", ".f32", ".f64", ".bf16", ".pred",
-    ".texref", ".samplerref"};
-
+// Whether `word` is a dotted keyword PTX defines (a directive, type or state space); used to
+// tell "unknown directive" from "known keyword in the wrong place" and to suggest spellings.
 bool isKnownDotKeyword(std::string_view word) {
-  return std::find(kKnownDotKeywords.begin(), kKnownDotKeywords.end(), word) !=
-         kKnownDotKeywords.end();
+  return findDirective(word) != nullptr || findType(word) != nullptr ||
+         findStateSpace(word) != nullptr || word == ".v2" || word == ".v4" || word == ".v8";
 }
 
 std::string toLower(std::string_view text) {
