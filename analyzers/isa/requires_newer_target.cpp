@@ -40,9 +40,13 @@ void checkRequiresNewerTarget(const RuleContext& context) {
     if (info == nullptr || !parseTargetArch(info->minTarget, needed) || needed.number <= target.number) {
       continue;
     }
-    std::string message = "'" + std::string(info->name) + "' requires .target " +
-                          std::string(info->minTarget) + " or higher; the module targets " +
-                          targetEntry->first;
+    // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive) on "'" + string.
+    std::string message(1, '\'');
+    message += info->name;
+    message += "' requires .target ";
+    message += info->minTarget;
+    message += " or higher; the module targets ";
+    message += targetEntry->first;
     context.report("ISA003", Category::Isa, site.opcode, std::move(message),
                    {{targetEntry->second, "the module's .target"}});
   }
