@@ -48,9 +48,6 @@ void checkUnknownOpcode(const RuleContext& context);
 void checkRequiresNewerPtx(const RuleContext& context);
 void checkRequiresNewerTarget(const RuleContext& context);
 
-// Whether `opcode` is one of the instruction names PTX reserves.
-bool isKnownOpcode(std::string_view opcode);
-
 // The candidate closest to `word` by edit distance, or empty when none is close enough.
 std::string_view closestMatch(std::string_view word, const std::vector<std::string_view>& candidates);
 

@@ -19,19 +19,17 @@
 #include "isa/IsaReference.h"
 
 namespace ptx {
-bool isKnownOpcode(std::string_view opcode) { return findOpcode(opcode) != nullptr; }
-
 void checkUnknownOpcode(const RuleContext& context) {
   for (const InstructionSite& site : context.module.instructions) {
     if (site.inDamagedCode) continue;
     std::string_view opcode = context.textOf(site.opcode);
     bool letter = !opcode.empty() && ((opcode[0] >= 'a' && opcode[0] <= 'z') ||
                                       (opcode[0] >= 'A' && opcode[0] <= 'Z'));
-    if (!letter || isKnownOpcode(opcode)) continue;  // SYN008 reports non-letters.
+    if (!letter || findOpcode(opcode) != nullptr) continue;  // SYN008 reports non-letters.
     std::string message = "unknown instruction '" + std::string(opcode) + "'";
     std::string lower(opcode);
     for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-    if (isKnownOpcode(lower)) {
+    if (findOpcode(lower) != nullptr) {
       message += "; PTX opcodes are lowercase: did you mean '" + lower + "'?";
     } else {
       std::vector<std::string_view> candidates;

@@ -85,45 +85,10 @@ bool isPredefinedName(std::string_view name) { return findSpecialRegister(name) 
 
 namespace {
 
-struct Fields {
-  TSFieldId name, declarator, parameters, returns, body, guard, predicate, callee, targets,
-      target, opcode, space, type, vector, count, linkage, kind, version, size, modifier,
-      attribute, field, align, ptr, value, dimension, initializer, directive;
-};
-
 class Builder {
  public:
-  Builder(std::string_view text, const SyntaxTree& tree) : text_(text), tree_(tree) {
-    const TSLanguage* language = ts_tree_language(tree.raw());
-    auto id = [&](const char* name) {
-      return ts_language_field_id_for_name(language, name, static_cast<std::uint32_t>(std::strlen(name)));
-    };
-    f_ = {id("name"),   id("declarator"), id("parameters"), id("returns"), id("body"),
-          id("guard"),  id("predicate"),  id("callee"),     id("targets"), id("target"),
-          id("opcode"), id("space"),      id("type"),       id("vector"),  id("count"),
-          id("linkage"), id("kind"),      id("version"),    id("size"),    id("modifier"),
-          id("attribute"), id("field"), id("align"), id("ptr"), id("value"), id("dimension"),
-          id("initializer"), id("directive")};
-    auto symbol = [&](const char* name) {
-      return ts_language_symbol_for_name(language, name, static_cast<std::uint32_t>(std::strlen(name)), true);
-    };
-    identifier_ = symbol("identifier");
-    label_ = symbol("label");
-    block_ = symbol("block");
-    instruction_ = symbol("instruction");
-    call_ = symbol("call_instruction");
-    variable_ = symbol("variable_declaration");
-    functionDefinition_ = symbol("function_definition");
-    functionDeclaration_ = symbol("function_declaration");
-    version_ = symbol("version_directive");
-    target_ = symbol("target_directive");
-    addressSize_ = symbol("address_size_directive");
-    callprototype_ = symbol("callprototype_directive");
-    calltargets_ = symbol("calltargets_directive");
-    branchtargets_ = symbol("branchtargets_directive");
-    parameter_ = symbol("parameter");
-    fieldInitializer_ = symbol("field_initializer");
-  }
+  Builder(std::string_view text, const SyntaxTree& tree)
+      : text_(text), tree_(tree), k_(syntaxKinds()), f_(k_.fields) {}
 
   Module build() {
     module_.scopes.push_back({kNoScope, {0, static_cast<std::uint32_t>(text_.size())}, {}, {}});
@@ -242,7 +207,7 @@ class Builder {
     } else if (!header.secondItem) {
       header.secondItem = rangeOf(item);
     }
-    if (symbol == version_) {
+    if (symbol == k_.versionDirective) {
       if (!header.version) {
         header.version = rangeOf(item);
         header.versionIndex = index;
@@ -253,7 +218,7 @@ class Builder {
           std::from_chars(spelled.data() + dot + 1, spelled.data() + spelled.size(), header.versionMinor);
         }
       }
-    } else if (symbol == target_) {
+    } else if (symbol == k_.targetDirective) {
       if (!header.target) {
         header.target = rangeOf(item);
         header.targetIndex = index;
@@ -261,17 +226,17 @@ class Builder {
       forEachChild(item, [&](TSNode node, TSFieldId field) {
         if (field == f_.target) header.targets.emplace_back(std::string(textOf(node)), rangeOf(node));
       });
-    } else if (symbol == addressSize_) {
+    } else if (symbol == k_.addressSizeDirective) {
       TSNode value = child(item, f_.size);
       std::string_view spelled = textOf(value);
       std::uint32_t size = 0;
       std::from_chars(spelled.data(), spelled.data() + spelled.size(), size);
       if (!header.addressSize) header.addressSize = size;
       header.addressSizes.emplace_back(size, ts_node_is_null(value) ? rangeOf(item) : rangeOf(value));
-    } else if (symbol == variable_) {
+    } else if (symbol == k_.variableDeclaration) {
       variableDeclaration(item, 0, SymbolKind::Variable, ts_node_has_error(item));
-    } else if (symbol == functionDefinition_ || symbol == functionDeclaration_) {
-      function(item, symbol == functionDefinition_);
+    } else if (symbol == k_.functionDefinition || symbol == k_.functionDeclaration) {
+      function(item, symbol == k_.functionDefinition);
     }
   }
 
@@ -329,7 +294,7 @@ class Builder {
   SymbolId declarator(TSNode node, TSNode declaration, ScopeId scope, SymbolKind kind,
                       const Symbol& shared, bool damaged) {
     TSNode name = child(node, f_.name);
-    if (ts_node_is_null(name) || ts_node_symbol(name) != identifier_ || ts_node_is_missing(name)) {
+    if (ts_node_is_null(name) || ts_node_symbol(name) != k_.identifier || ts_node_is_missing(name)) {
       return kNoSymbol;
     }
     Symbol symbol = shared;
@@ -408,7 +373,7 @@ class Builder {
   std::vector<SymbolId> parameterList(TSNode list, ScopeId scope, bool damaged) {
     std::vector<SymbolId> declared;
     forEachChild(list, [&](TSNode parameter, TSFieldId) {
-      if (ts_node_symbol(parameter) != parameter_) return;
+      if (ts_node_symbol(parameter) != k_.parameter) return;
       Symbol shared = declarationAttributes(parameter);
       TSNode declaratorNode = child(parameter, f_.declarator);
       if (ts_node_is_null(declaratorNode)) return;
@@ -441,7 +406,7 @@ class Builder {
       ScopeId scope = frame.scope;
       TSNode statement = ts_tree_cursor_current_node(&frame.cursor);
       TSSymbol symbol = ts_node_symbol(statement);
-      if (symbol == block_) {
+      if (symbol == k_.block) {
         ScopeId inner = newScope(scope, rangeOf(statement));
         stack.push_back({ts_tree_cursor_new(statement), inner, false});
         continue;
@@ -452,7 +417,7 @@ class Builder {
 
   void statement_(TSNode statement, TSSymbol symbol, ScopeId scope, bool damaged,
                   std::vector<PendingLabel>& pending) {
-    if (symbol == label_) {
+    if (symbol == k_.label) {
       TSNode name = child(statement, f_.name);
       if (ts_node_is_null(name)) return;
       Symbol label;
@@ -461,17 +426,17 @@ class Builder {
       label.nameRange = rangeOf(name);
       label.declarationRange = rangeOf(statement);
       declare(std::move(label), scope);
-    } else if (symbol == variable_) {
+    } else if (symbol == k_.variableDeclaration) {
       variableDeclaration(statement, scope, SymbolKind::Variable, damaged || ts_node_has_error(statement));
-    } else if (symbol == instruction_ || symbol == call_) {
+    } else if (symbol == k_.instruction || symbol == k_.callInstruction) {
       instruction(statement, scope, damaged || ts_node_has_error(statement), pending);
-    } else if (symbol == calltargets_ || symbol == branchtargets_) {
+    } else if (symbol == k_.calltargetsDirective || symbol == k_.branchtargetsDirective) {
       forEachChild(statement, [&](TSNode part, TSFieldId field) {
-        if (field == f_.target && ts_node_symbol(part) == identifier_) {
+        if (field == f_.target && ts_node_symbol(part) == k_.identifier) {
           deferLabel(part, scope, ReferenceRole::BranchTarget, damaged, pending, /*functionsToo=*/true);
         }
       });
-    } else if (symbol == callprototype_) {
+    } else if (symbol == k_.callprototypeDirective) {
       forEachChild(statement, [&](TSNode part, TSFieldId field) {
         if (field == f_.returns || field == f_.parameters) {
           ScopeId prototypeScope = newScope(scope, rangeOf(part));
@@ -499,7 +464,7 @@ class Builder {
         addReference(part, target, ReferenceRole::Callee, damaged);
       } else if (field == f_.targets) {
         deferLabel(part, scope, ReferenceRole::Operand, damaged, pending, true);
-      } else if (branch && ts_node_symbol(part) == identifier_) {
+      } else if (branch && ts_node_symbol(part) == k_.identifier) {
         // `brx.idx %r1, $table`: the index is a register declared earlier, the rest labels.
         SymbolId declared = lookup(textOf(part), scope);
         if (declared != kNoSymbol) {
@@ -523,8 +488,8 @@ class Builder {
       TSSymbol symbol = ts_node_symbol(current);
       // Opaque-type initializers name fields and enum values (`filter_mode = nearest`), not
       // symbols.
-      bool descend = symbol != fieldInitializer_;
-      if (symbol == identifier_) {
+      bool descend = symbol != k_.fieldInitializer;
+      if (symbol == k_.identifier) {
         descend = false;
         if (ts_tree_cursor_current_field_id(&cursor) != f_.field) {
           SymbolId target = lookup(textOf(current), scope);
@@ -555,7 +520,7 @@ class Builder {
   }
 
   void use(TSNode node, ScopeId scope, ReferenceRole role, bool damaged) {
-    if (ts_node_symbol(node) != identifier_) {
+    if (ts_node_symbol(node) != k_.identifier) {
       collectUses(node, scope, role, damaged);
       return;
     }
@@ -603,11 +568,8 @@ class Builder {
   const SyntaxTree& tree_;
   Module module_;
   std::vector<ScopeTable> tables_;
-  Fields f_{};
-  TSSymbol identifier_ = 0, label_ = 0, block_ = 0, instruction_ = 0, call_ = 0, variable_ = 0,
-           functionDefinition_ = 0, functionDeclaration_ = 0, version_ = 0, target_ = 0,
-           addressSize_ = 0, callprototype_ = 0, calltargets_ = 0, branchtargets_ = 0,
-           parameter_ = 0, fieldInitializer_ = 0;
+  const SyntaxKinds& k_;
+  const SyntaxFields& f_;
 };
 
 }  // namespace

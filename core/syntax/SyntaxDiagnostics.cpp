@@ -161,6 +161,13 @@ TSNode firstLeaf(TSNode node) {
   return leaf;
 }
 
+// Bytes that make up one word-like token (names, numbers, dotted modifiers) for the purpose
+// of quoting "the next token" in a message.
+bool isWordChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '$' || c == '%' || c == '.';
+}
+
 // The end of the token that starts at the first non-blank byte at or after `offset`,
 // skipping comments; `offset` itself at end of file.
 std::uint32_t endOfNextToken(std::string_view text, std::uint32_t offset) {
@@ -180,12 +187,8 @@ std::uint32_t endOfNextToken(std::string_view text, std::uint32_t offset) {
   }
   if (i >= text.size()) return offset;
   std::size_t end = i + 1;
-  auto isWord = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '$' || c == '%' || c == '.';
-  };
-  if (isWord(text[i])) {
-    while (end < text.size() && isWord(text[end])) ++end;
+  if (isWordChar(text[i])) {
+    while (end < text.size() && isWordChar(text[end])) ++end;
   }
   return static_cast<std::uint32_t>(end);
 }
@@ -195,11 +198,7 @@ std::uint32_t startOfNextToken(std::string_view text, std::uint32_t offset) {
   std::uint32_t end = endOfNextToken(text, offset);
   if (end == offset) return offset;
   std::uint32_t start = end - 1;
-  auto isWord = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '$' || c == '%' || c == '.';
-  };
-  while (start > offset && isWord(text[start - 1]) && isWord(text[end - 1])) --start;
+  while (start > offset && isWordChar(text[start - 1]) && isWordChar(text[end - 1])) --start;
   return start;
 }
 
@@ -522,7 +521,7 @@ void reportUnknownDirective(Collector& out, TSNode node) {
 }
 
 void checkOpcode(Collector& out, TSNode instruction, const SyntaxKinds& kinds) {
-  TSNode opcode = ts_node_child_by_field_id(instruction, kinds.opcodeField);
+  TSNode opcode = ts_node_child_by_field_id(instruction, kinds.fields.opcode);
   if (ts_node_is_null(opcode) || ts_node_is_missing(opcode)) return;
   std::string_view spelled = nodeText(out.text(), opcode);
   if (!spelled.empty() && ((spelled[0] >= 'a' && spelled[0] <= 'z') ||
@@ -530,9 +529,9 @@ void checkOpcode(Collector& out, TSNode instruction, const SyntaxKinds& kinds) {
     return;
   }
   std::string message = "expected an instruction opcode, found " + quote(spelled);
-  TSNode guard = ts_node_child_by_field_id(instruction, kinds.guardField);
+  TSNode guard = ts_node_child_by_field_id(instruction, kinds.fields.guard);
   if (!ts_node_is_null(guard)) {
-    TSNode predicate = ts_node_child_by_field_id(guard, kinds.predicateField);
+    TSNode predicate = ts_node_child_by_field_id(guard, kinds.fields.predicate);
     if (!ts_node_is_null(predicate)) {
       message += "; the guard '@' took " + quote(nodeText(out.text(), predicate)) +
                  " as its predicate";

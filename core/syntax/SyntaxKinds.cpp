@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 
 #include "tree-sitter-ptx.h"
 
@@ -21,25 +22,77 @@ TSFieldId fieldNamed(const TSLanguage* language, const char* name) {
 }  // namespace
 
 bool SyntaxKinds::complete() const {
-  return sourceFile != 0 && functionDefinition != 0 && block != 0 && instruction != 0 &&
-         unknownDirective != 0 && preprocessorLine != 0 && opcodeField != 0 && guardField != 0 &&
-         predicateField != 0;
+  for (TSSymbol symbol :
+       {sourceFile, identifier, label, block, instruction, callInstruction, variableDeclaration,
+        functionDefinition, functionDeclaration, parameter, fieldInitializer, versionDirective,
+        targetDirective, addressSizeDirective, callprototypeDirective, calltargetsDirective,
+        branchtargetsDirective, unknownDirective, preprocessorLine}) {
+    if (symbol == 0) return false;
+  }
+  const SyntaxFields& f = fields;
+  for (TSFieldId field :
+       {f.align, f.body, f.callee, f.count, f.declarator, f.dimension, f.directive, f.field,
+        f.guard, f.initializer, f.kind, f.linkage, f.modifier, f.name, f.opcode, f.parameters,
+        f.predicate, f.ptr, f.returns, f.size, f.space, f.target, f.targets, f.type, f.value,
+        f.vector, f.version}) {
+    if (field == 0) return false;
+  }
+  return true;
 }
 
 const SyntaxKinds& syntaxKinds() {
   static const SyntaxKinds kinds = [] {
     const TSLanguage* language = tree_sitter_ptx();
+    auto symbol = [&](const char* name) { return symbolNamed(language, name); };
+    auto field = [&](const char* name) { return fieldNamed(language, name); };
     SyntaxKinds k;
-    k.sourceFile = symbolNamed(language, "source_file");
-    k.functionDefinition = symbolNamed(language, "function_definition");
-    k.block = symbolNamed(language, "block");
-    k.instruction = symbolNamed(language, "instruction");
-    k.unknownDirective = symbolNamed(language, "unknown_directive");
-    k.variableDeclaration = symbolNamed(language, "variable_declaration");
-    k.preprocessorLine = symbolNamed(language, "preprocessor_line");
-    k.opcodeField = fieldNamed(language, "opcode");
-    k.guardField = fieldNamed(language, "guard");
-    k.predicateField = fieldNamed(language, "predicate");
+    k.sourceFile = symbol("source_file");
+    k.identifier = symbol("identifier");
+    k.label = symbol("label");
+    k.block = symbol("block");
+    k.instruction = symbol("instruction");
+    k.callInstruction = symbol("call_instruction");
+    k.variableDeclaration = symbol("variable_declaration");
+    k.functionDefinition = symbol("function_definition");
+    k.functionDeclaration = symbol("function_declaration");
+    k.parameter = symbol("parameter");
+    k.fieldInitializer = symbol("field_initializer");
+    k.versionDirective = symbol("version_directive");
+    k.targetDirective = symbol("target_directive");
+    k.addressSizeDirective = symbol("address_size_directive");
+    k.callprototypeDirective = symbol("callprototype_directive");
+    k.calltargetsDirective = symbol("calltargets_directive");
+    k.branchtargetsDirective = symbol("branchtargets_directive");
+    k.unknownDirective = symbol("unknown_directive");
+    k.preprocessorLine = symbol("preprocessor_line");
+    SyntaxFields& f = k.fields;
+    f.align = field("align");
+    f.body = field("body");
+    f.callee = field("callee");
+    f.count = field("count");
+    f.declarator = field("declarator");
+    f.dimension = field("dimension");
+    f.directive = field("directive");
+    f.field = field("field");
+    f.guard = field("guard");
+    f.initializer = field("initializer");
+    f.kind = field("kind");
+    f.linkage = field("linkage");
+    f.modifier = field("modifier");
+    f.name = field("name");
+    f.opcode = field("opcode");
+    f.parameters = field("parameters");
+    f.predicate = field("predicate");
+    f.ptr = field("ptr");
+    f.returns = field("returns");
+    f.size = field("size");
+    f.space = field("space");
+    f.target = field("target");
+    f.targets = field("targets");
+    f.type = field("type");
+    f.value = field("value");
+    f.vector = field("vector");
+    f.version = field("version");
     return k;
   }();
   return kinds;
