@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "diag/Diagnostic.h"
+#include "isa/InstructionShape.h"
 #include "model/Module.h"
 #include "syntax/SyntaxTree.h"
 
@@ -18,6 +19,7 @@ struct RuleContext {
   std::string_view text;
   const SyntaxTree& tree;
   const Module& module;
+  const InstructionShapes& shapes;  // Form matching of every instruction, computed once.
   std::vector<Diagnostic>& out;
 
   std::string_view textOf(ByteRange range) const {
@@ -47,6 +49,12 @@ void checkAddressSize(const RuleContext& context);
 void checkUnknownOpcode(const RuleContext& context);
 void checkRequiresNewerPtx(const RuleContext& context);
 void checkRequiresNewerTarget(const RuleContext& context);
+void checkUnknownModifier(const RuleContext& context);
+void checkModifierCombination(const RuleContext& context);
+void checkOperandCount(const RuleContext& context);
+void checkOperandKind(const RuleContext& context);
+void checkOperandType(const RuleContext& context);
+void checkSubwordRegister(const RuleContext& context);
 
 // The candidate closest to `word` by edit distance, or empty when none is close enough.
 std::string_view closestMatch(std::string_view word, const std::vector<std::string_view>& candidates);

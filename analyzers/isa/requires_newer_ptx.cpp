@@ -1,8 +1,8 @@
 // ISA002 requires-newer-ptx
 //
 // What it does: reports an instruction whose family did not exist yet in the module's
-// `.version` of the PTX ISA (checked per family, against the earliest version in which any
-// of its forms appeared, so it never flags a form that the version supports).
+// `.version` of the PTX ISA, or whose form (its modifiers and types, from the instruction
+// table) came later than that version. Only when every form the modifiers fit is too new.
 //
 // Why is this bad: ptxas stops with "requires PTX ISA .version X.Y or later".
 //
@@ -15,21 +15,59 @@
 //     .version 7.0
 //
 // References: the "PTX ISA Notes" of each instruction in PTX ISA chapter 9.
+#include <optional>
 #include <string>
 
 #include "RuleContext.h"
 #include "isa/IsaReference.h"
 
 namespace ptx {
+namespace {
+
+std::string versionText(PtxVersion version) {
+  return std::to_string(version.major) + "." + std::to_string(version.minor);
+}
+
+// The form-level check: the modifiers fit only forms newer than the declared version.
+void checkForm(const RuleContext& context, std::size_t index, PtxVersion declared) {
+  const std::vector<FormMatch>& matches = context.shapes.matches[index];
+  if (matches.empty()) return;
+  std::optional<PtxVersion> oldest;
+  for (const FormMatch& match : matches) {
+    PtxVersion needed = match.form->minPtx.value_or(PtxVersion{});
+    if (!oldest || needed < *oldest) oldest = needed;
+  }
+  if (!(declared < *oldest)) return;
+  const InstructionSite& site = context.module.instructions[index];
+  ByteRange range{site.opcode.begin, site.modifierCount == 0
+                                         ? site.opcode.end
+                                         : context.module.modifiers[site.firstModifier + site.modifierCount - 1].end};
+  std::string message(1, '\'');
+  message += context.textOf(range);
+  message += "' requires PTX ISA ";
+  message += versionText(*oldest);
+  message += " or later; the module declares .version ";
+  message += versionText(declared);
+  context.report("ISA002", Category::Isa, range, std::move(message),
+                 {{*context.module.header.version, "the module's .version"}});
+}
+
+}  // namespace
 
 void checkRequiresNewerPtx(const RuleContext& context) {
   const ModuleHeader& header = context.module.header;
   if (!header.version) return;
   PtxVersion declared{header.versionMajor, header.versionMinor};
-  for (const InstructionSite& site : context.module.instructions) {
+  const auto& instructions = context.module.instructions;
+  for (std::size_t index = 0; index < instructions.size(); ++index) {
+    const InstructionSite& site = instructions[index];
     if (site.inDamagedCode) continue;
     const OpcodeInfo* info = findOpcode(context.textOf(site.opcode));
-    if (info == nullptr || !(declared < info->minPtx)) continue;
+    if (info == nullptr) continue;
+    if (!(declared < info->minPtx)) {
+      checkForm(context, index, declared);
+      continue;
+    }
     // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive) on "'" + string.
     std::string message(1, '\'');
     message += info->name;

@@ -1,8 +1,9 @@
 // ISA003 requires-newer-target
 //
 // What it does: reports an instruction whose family needs a newer GPU architecture than the
-// module's `.target` (checked per family against the oldest architecture any form runs on;
-// only the architecture number is compared, so `a`/`f` variants are never flagged here).
+// module's `.target` (per family, against the oldest architecture any form runs on, comparing
+// the number only), or whose form (from the instruction table) needs a target the module's
+// does not satisfy — including the arch-specific `sm_90a` and family-specific `sm_100f` ones.
 //
 // Why is this bad: ptxas stops with "requires .target sm_XY or higher".
 //
@@ -18,9 +19,41 @@
 #include <string>
 
 #include "RuleContext.h"
+#include "isa/InstructionForms.h"
 #include "isa/IsaReference.h"
 
 namespace ptx {
+namespace {
+
+// The form-level check: no form the modifiers fit runs on the module's target.
+void checkForm(const RuleContext& context, std::size_t index, const TargetArch& target,
+               const std::pair<std::string, ByteRange>& targetEntry) {
+  const std::vector<FormMatch>& matches = context.shapes.matches[index];
+  if (matches.empty()) return;
+  for (const FormMatch& match : matches) {
+    if (match.form->targets.empty()) return;
+    for (const std::string& requirement : match.form->targets) {
+      if (targetSatisfies(target, requirement)) return;
+    }
+  }
+  const InstructionSite& site = context.module.instructions[index];
+  ByteRange range{site.opcode.begin, site.modifierCount == 0
+                                         ? site.opcode.end
+                                         : context.module.modifiers[site.firstModifier + site.modifierCount - 1].end};
+  std::string message(1, '\'');
+  message += context.textOf(range);
+  message += "' requires .target ";
+  const auto& targets = matches.front().form->targets;
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    if (i > 0) message += i + 1 == targets.size() ? " or " : ", ";
+    message += targets[i];
+  }
+  message += "; the module targets ";
+  message += targetEntry.first;
+  context.report("ISA003", Category::Isa, range, std::move(message), {{targetEntry.second, "the module's .target"}});
+}
+
+}  // namespace
 
 void checkRequiresNewerTarget(const RuleContext& context) {
   const ModuleHeader& header = context.module.header;
@@ -33,11 +66,15 @@ void checkRequiresNewerTarget(const RuleContext& context) {
     }
   }
   if (targetEntry == nullptr) return;
-  for (const InstructionSite& site : context.module.instructions) {
+  const auto& instructions = context.module.instructions;
+  for (std::size_t index = 0; index < instructions.size(); ++index) {
+    const InstructionSite& site = instructions[index];
     if (site.inDamagedCode) continue;
     const OpcodeInfo* info = findOpcode(context.textOf(site.opcode));
     TargetArch needed;
-    if (info == nullptr || !parseTargetArch(info->minTarget, needed) || needed.number <= target.number) {
+    if (info == nullptr || !parseTargetArch(info->minTarget, needed)) continue;
+    if (needed.number <= target.number) {
+      checkForm(context, index, target, *targetEntry);
       continue;
     }
     // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive) on "'" + string.

@@ -53,6 +53,11 @@ struct Symbol {
   ByteRange nameRange;
   ByteRange declarationRange;
 
+  // A register: a `.reg` declaration or a `.reg` parameter of a function.
+  bool isRegister() const {
+    return kind == SymbolKind::Register || (kind == SymbolKind::Parameter && space == ".reg");
+  }
+
   // Whether `spelled` names this symbol (for ranges: prefix followed by an index < N).
   bool matches(std::string_view spelled) const;
 };
@@ -108,16 +113,50 @@ struct ModuleHeader {
   std::optional<ByteRange> secondItem;  // The second one: where ptxas notices a bad header.
 };
 
-// An instruction statement, as far as the model needs it today.
+// The shape of one instruction operand, as the instruction table's operand kinds see it.
+enum class OperandShape : std::uint8_t {
+  Register,          // a name resolving to a `.reg` symbol
+  SpecialRegister,   // %tid.x, %laneid, WARP_SZ, ...
+  Symbol,            // a variable, parameter or function name (an address value)
+  UnresolvedName,    // not declared before use: a label (resolved later) or an error
+  IntegerLiteral,
+  FloatLiteral,      // 1.5, 0f3F800000, 0d...
+  Expression,        // any other constant expression
+  Address,           // [base+offset] and the texture tuple forms
+  Vector,            // {a, b, ...}; its elements follow in Module::operands
+  Sink,              // _
+  PredicatePair,     // p|q; its two elements follow in Module::operands
+  NegatedPredicate,  // !p; `symbol` is p's
+};
+
+struct InstructionOperand {
+  OperandShape shape = OperandShape::Expression;
+  ByteRange range;
+  SymbolId symbol = kNoSymbol;  // Register, Symbol, NegatedPredicate; an Address's base.
+  // Vector and PredicatePair: their elements, at Module::operands[firstElement...].
+  std::uint32_t firstElement = 0;
+  std::uint32_t elementCount = 0;
+};
+
+// An instruction statement: opcode, modifiers and operands (indexes into Module's pools).
 struct InstructionSite {
   ByteRange opcode;
   ByteRange statement;
   bool inDamagedCode = false;
+  std::uint32_t firstModifier = 0;  // Into Module::modifiers.
+  std::uint32_t modifierCount = 0;
+  std::uint32_t firstOperand = 0;   // Into Module::operands (top-level operands only).
+  std::uint32_t operandCount = 0;
+  bool isCall = false;              // A call_instruction (its operands are not recorded).
 };
 
 struct Module {
   ModuleHeader header;
   std::vector<InstructionSite> instructions;
+  std::vector<ByteRange> modifiers;  // Every instruction's modifiers, in order.
+  // Every instruction's operands: a site's top-level operands are contiguous, and the
+  // elements of its vectors and predicate pairs are stored after them.
+  std::vector<InstructionOperand> operands;
   std::vector<Symbol> symbols;
   std::vector<Scope> scopes;  // scopes[0] is the module scope.
   std::vector<Reference> references;

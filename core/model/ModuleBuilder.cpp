@@ -451,7 +451,7 @@ class Builder {
     std::string_view op = ts_node_is_null(opcode) ? "" : textOf(opcode);
     // `@ bra L;` reads as guard `bra`, opcode `L`: SYN008 reports it; names in it are noise.
     if (op.empty() || !((op[0] >= 'a' && op[0] <= 'z') || (op[0] >= 'A' && op[0] <= 'Z'))) damaged = true;
-    if (!op.empty()) module_.instructions.push_back({rangeOf(opcode), rangeOf(node), damaged});
+    if (!op.empty()) recordInstruction(node, opcode, scope, damaged);
     bool branch = op == "bra" || op == "brx";
     forEachChild(node, [&](TSNode part, TSFieldId field) {
       if (field == f_.opcode || field == f_.modifier) return;
@@ -476,6 +476,113 @@ class Builder {
         collectUses(part, scope, ReferenceRole::Operand, damaged, &pending);
       }
     });
+  }
+
+  // Records the site with its modifiers and the shape of each operand.
+  void recordInstruction(TSNode node, TSNode opcode, ScopeId scope, bool damaged) {
+    InstructionSite site;
+    site.opcode = rangeOf(opcode);
+    site.statement = rangeOf(node);
+    site.inDamagedCode = damaged;
+    site.isCall = ts_node_symbol(node) == k_.callInstruction;
+    site.firstModifier = static_cast<std::uint32_t>(module_.modifiers.size());
+    site.firstOperand = static_cast<std::uint32_t>(module_.operands.size());
+    operandNodes_.clear();
+    forEachChild(node, [&](TSNode part, TSFieldId field) {
+      if (field == f_.modifier) {
+        module_.modifiers.push_back(rangeOf(part));
+      } else if (field == f_.operand && !site.isCall) {
+        operandNodes_.push_back(part);
+      }
+    });
+    site.modifierCount = static_cast<std::uint32_t>(module_.modifiers.size()) - site.firstModifier;
+    site.operandCount = static_cast<std::uint32_t>(operandNodes_.size());
+    module_.operands.resize(module_.operands.size() + operandNodes_.size());
+    for (std::size_t i = 0; i < operandNodes_.size(); ++i) {
+      InstructionOperand shaped = shapeOf(operandNodes_[i], scope);
+      module_.operands[site.firstOperand + i] = shaped;
+    }
+    module_.instructions.push_back(site);
+  }
+
+  InstructionOperand shapeOf(TSNode node, ScopeId scope) {
+    InstructionOperand operand;
+    operand.range = rangeOf(node);
+    TSSymbol symbol = ts_node_symbol(node);
+    if (symbol == k_.identifier) {
+      std::string_view name = textOf(node);
+      operand.symbol = lookup(name, scope);
+      if (operand.symbol == kNoSymbol) {
+        operand.shape = isPredefinedName(name) ? OperandShape::SpecialRegister : OperandShape::UnresolvedName;
+      } else {
+        operand.shape = module_.symbols[operand.symbol].isRegister() ? OperandShape::Register : OperandShape::Symbol;
+      }
+    } else if (symbol == k_.componentExpression) {
+      // %tid.x; a register's vector component (%v.x) also lands here.
+      TSNode base = child(node, f_.operand);
+      std::string_view name = ts_node_is_null(base) ? "" : textOf(base);
+      operand.shape = isPredefinedName(name) ? OperandShape::SpecialRegister : OperandShape::Expression;
+    } else if (symbol == k_.integerLiteral) {
+      operand.shape = OperandShape::IntegerLiteral;
+    } else if (symbol == k_.floatLiteral || symbol == k_.hexFloatLiteral) {
+      operand.shape = OperandShape::FloatLiteral;
+    } else if (symbol == k_.address) {
+      operand.shape = OperandShape::Address;
+      TSNode base = child(node, f_.base);
+      if (!ts_node_is_null(base) && ts_node_symbol(base) == k_.identifier) {
+        operand.symbol = lookup(textOf(base), scope);
+      }
+    } else if (symbol == k_.sink) {
+      operand.shape = OperandShape::Sink;
+    } else if (symbol == k_.vectorOperand) {
+      operand.shape = OperandShape::Vector;
+      appendElements(node, f_.element, scope, operand);
+    } else if (symbol == k_.binaryExpression) {
+      TSNode op = child(node, f_.operatorToken);
+      if (!ts_node_is_null(op) && textOf(op) == "|") {
+        TSNode left = child(node, f_.left);
+        TSNode right = child(node, f_.right);
+        if (!ts_node_is_null(left) && !ts_node_is_null(right) && ts_node_symbol(left) == k_.identifier &&
+            (ts_node_symbol(right) == k_.identifier || ts_node_symbol(right) == k_.sink)) {
+          // `p|q` and `p|_` (setp's two results); `a|b` of constants is an ordinary expression.
+          InstructionOperand first = shapeOf(left, scope);
+          InstructionOperand second = shapeOf(right, scope);
+          if (first.shape == OperandShape::Register) {
+            operand.shape = OperandShape::PredicatePair;
+            operand.firstElement = static_cast<std::uint32_t>(module_.operands.size());
+            operand.elementCount = 2;
+            module_.operands.push_back(first);
+            module_.operands.push_back(second);
+          }
+        }
+      }
+    } else if (symbol == k_.unaryExpression) {
+      TSNode op = child(node, f_.operatorToken);
+      TSNode inner = child(node, f_.operand);
+      if (!ts_node_is_null(op) && textOf(op) == "!" && !ts_node_is_null(inner) &&
+          ts_node_symbol(inner) == k_.identifier) {
+        SymbolId target = lookup(textOf(inner), scope);
+        if (target != kNoSymbol && module_.symbols[target].isRegister()) {
+          operand.shape = OperandShape::NegatedPredicate;
+          operand.symbol = target;
+        }
+      }
+    }
+    return operand;
+  }
+
+  void appendElements(TSNode node, TSFieldId field, ScopeId scope, InstructionOperand& operand) {
+    std::vector<TSNode> elements;
+    forEachChild(node, [&](TSNode part, TSFieldId partField) {
+      if (partField == field) elements.push_back(part);
+    });
+    operand.firstElement = static_cast<std::uint32_t>(module_.operands.size());
+    operand.elementCount = static_cast<std::uint32_t>(elements.size());
+    module_.operands.resize(module_.operands.size() + elements.size());
+    for (std::size_t i = 0; i < elements.size(); ++i) {
+      InstructionOperand element = shapeOf(elements[i], scope);
+      module_.operands[operand.firstElement + i] = element;
+    }
   }
 
   // Visits every identifier below `node` (iteratively) as a use.
@@ -570,6 +677,7 @@ class Builder {
   std::vector<ScopeTable> tables_;
   const SyntaxKinds& k_;
   const SyntaxFields& f_;
+  std::vector<TSNode> operandNodes_;  // Scratch space of recordInstruction.
 };
 
 }  // namespace

@@ -26,7 +26,9 @@ bool SyntaxKinds::complete() const {
        {sourceFile, identifier, label, block, instruction, callInstruction, variableDeclaration,
         functionDefinition, functionDeclaration, parameter, fieldInitializer, versionDirective,
         targetDirective, addressSizeDirective, callprototypeDirective, calltargetsDirective,
-        branchtargetsDirective, unknownDirective, preprocessorLine}) {
+        branchtargetsDirective, unknownDirective, preprocessorLine, address, vectorOperand, sink,
+        integerLiteral, floatLiteral, hexFloatLiteral, binaryExpression, unaryExpression,
+        componentExpression, modifier}) {
     if (symbol == 0) return false;
   }
   const SyntaxFields& f = fields;
@@ -34,7 +36,7 @@ bool SyntaxKinds::complete() const {
        {f.align, f.body, f.callee, f.count, f.declarator, f.dimension, f.directive, f.field,
         f.guard, f.initializer, f.kind, f.linkage, f.modifier, f.name, f.opcode, f.parameters,
         f.predicate, f.ptr, f.returns, f.size, f.space, f.target, f.targets, f.type, f.value,
-        f.vector, f.version}) {
+        f.vector, f.version, f.operand, f.element, f.base, f.left, f.right, f.operatorToken}) {
     if (field == 0) return false;
   }
   return true;
@@ -65,6 +67,16 @@ const SyntaxKinds& syntaxKinds() {
     k.branchtargetsDirective = symbol("branchtargets_directive");
     k.unknownDirective = symbol("unknown_directive");
     k.preprocessorLine = symbol("preprocessor_line");
+    k.address = symbol("address");
+    k.vectorOperand = symbol("vector_operand");
+    k.sink = symbol("sink");
+    k.integerLiteral = symbol("integer_literal");
+    k.floatLiteral = symbol("float_literal");
+    k.hexFloatLiteral = symbol("hex_float_literal");
+    k.binaryExpression = symbol("binary_expression");
+    k.unaryExpression = symbol("unary_expression");
+    k.componentExpression = symbol("component_expression");
+    k.modifier = symbol("modifier");
     SyntaxFields& f = k.fields;
     f.align = field("align");
     f.body = field("body");
@@ -93,6 +105,12 @@ const SyntaxKinds& syntaxKinds() {
     f.value = field("value");
     f.vector = field("vector");
     f.version = field("version");
+    f.operand = field("operand");
+    f.element = field("element");
+    f.base = field("base");
+    f.left = field("left");
+    f.right = field("right");
+    f.operatorToken = field("operator");
     return k;
   }();
   return kinds;

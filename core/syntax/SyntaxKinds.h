@@ -14,7 +14,8 @@ struct SyntaxFields {
             directive = 0, field = 0, guard = 0, initializer = 0, kind = 0, linkage = 0,
             modifier = 0, name = 0, opcode = 0, parameters = 0, predicate = 0, ptr = 0,
             returns = 0, size = 0, space = 0, target = 0, targets = 0, type = 0, value = 0,
-            vector = 0, version = 0;
+            vector = 0, version = 0, operand = 0, element = 0, base = 0, left = 0,
+            right = 0, operatorToken = 0;
 };
 
 struct SyntaxKinds {
@@ -38,6 +39,17 @@ struct SyntaxKinds {
   TSSymbol branchtargetsDirective = 0;
   TSSymbol unknownDirective = 0;
   TSSymbol preprocessorLine = 0;
+  // Operand shapes.
+  TSSymbol address = 0;
+  TSSymbol vectorOperand = 0;
+  TSSymbol sink = 0;
+  TSSymbol integerLiteral = 0;
+  TSSymbol floatLiteral = 0;
+  TSSymbol hexFloatLiteral = 0;
+  TSSymbol binaryExpression = 0;
+  TSSymbol unaryExpression = 0;
+  TSSymbol componentExpression = 0;
+  TSSymbol modifier = 0;
 
   SyntaxFields fields;
 

@@ -1,0 +1,50 @@
+// InstructionShape: checks each instruction's modifiers and operands against the
+// instruction table once per lint, for the rules that report the findings (ISA004–ISA008).
+//
+// Shared because the rules need the same decision — which form of the family the statement
+// means — and must agree on it: an instruction with an unknown modifier gets ISA004 only, one
+// whose modifiers fit no form gets ISA005 only, and operand findings come from the form the
+// operands fit best.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "diag/Diagnostic.h"
+#include "isa/InstructionForms.h"
+#include "model/Module.h"
+
+namespace ptx {
+
+enum class ShapeProblem : std::uint8_t {
+  UnknownModifier,      // ISA004
+  InvalidCombination,   // ISA005
+  OperandCount,         // ISA006
+  OperandKind,          // ISA007
+  OperandType,          // ISA008
+};
+
+struct ShapeFinding {
+  ShapeProblem problem;
+  std::uint32_t instruction;  // Index into Module::instructions.
+  ByteRange range;
+  std::string message;
+  std::string suggestion;  // A replacement modifier for ISA004, else empty.
+};
+
+struct InstructionShapes {
+  std::vector<ShapeFinding> findings;
+  // For every instruction, the forms its modifiers fit (empty when it has none or its family
+  // has no table entry); the version/target rules read them.
+  std::vector<std::vector<FormMatch>> matches;
+};
+
+InstructionShapes checkInstructionShapes(std::string_view text, const Module& module);
+
+// The register type that an 8-bit register declaration uses: ".b8", ".u8", ".s8", else empty.
+bool isByteRegisterType(std::string_view type);
+// Families that may name 8-bit registers (ld, ldu, st, cvt and call arguments).
+bool allowsByteRegisters(std::string_view opcode);
+
+}  // namespace ptx

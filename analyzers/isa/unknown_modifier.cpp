@@ -1,0 +1,30 @@
+// ISA004 unknown-modifier
+//
+// What it does: reports a dotted modifier that no form of the instruction family takes, and
+// suggests the closest one the family does take.
+//
+// Why is this bad: ptxas stops with "Unknown modifier '.x'"; a misspelt modifier is never
+// silently ignored.
+//
+// Example:
+//     add.rnx.f32 %f1, %f2, %f3;     // .rnx is not a rounding mode
+//     ld.globl.u32 %r1, [%rd1];
+//
+// Use instead:
+//     add.rn.f32 %f1, %f2, %f3;
+//     ld.global.u32 %r1, [%rd1];
+//
+// References: the syntax block of each instruction in PTX ISA chapter 9; the modifier
+// vocabulary is the union of the forms in core/isa/instructions/*.def.
+#include "RuleContext.h"
+#include "isa/InstructionShape.h"
+
+namespace ptx {
+
+void checkUnknownModifier(const RuleContext& context) {
+  for (const ShapeFinding& finding : context.shapes.findings) {
+    if (finding.problem == ShapeProblem::UnknownModifier) context.report("ISA004", Category::Isa, finding.range, finding.message);
+  }
+}
+
+}  // namespace ptx
