@@ -24,10 +24,13 @@ constexpr std::string_view kCommonGroups =
 constexpr RawFamily kRawFamilies[] = {
 #define PTX_INSTRUCTION(name, forms, examples, counterexamples) RawFamily{#name, forms, examples, counterexamples},
 #include "isa/instructions/arithmetic.def"
+#include "isa/instructions/math.def"
 #include "isa/instructions/comparison.def"
-#include "isa/instructions/control.def"
+#include "isa/instructions/video.def"
 #include "isa/instructions/data.def"
+#include "isa/instructions/control.def"
 #include "isa/instructions/sync.def"
+#include "isa/instructions/async.def"
 #include "isa/instructions/tensor.def"
 #include "isa/instructions/texture.def"
 #undef PTX_INSTRUCTION
