@@ -224,7 +224,12 @@ class FormChecker {
     std::string_view spelled = slice(text_, operand.range);
     bool decimalFloat = operand.shape == OperandShape::FloatLiteral && !spelled.starts_with("0f") &&
                         !spelled.starts_with("0F") && !spelled.starts_with("0d") && !spelled.starts_with("0D");
-    bool mismatch = (operand.shape == OperandShape::IntegerLiteral && floatType) || (decimalFloat && integerType);
+    bool halfType = type == ".f16" || type == ".bf16";
+    // ptxas: integer constants never stand for floats; floating-point constants never for
+    // integers; a decimal one not for bits either (a 0f/0d bit pattern may), nor for halves.
+    bool mismatch = (operand.shape == OperandShape::IntegerLiteral && floatType) ||
+                    (operand.shape == OperandShape::FloatLiteral && integerType) ||
+                    (decimalFloat && (kind == 'b' || halfType));
     if (!mismatch) return;
     std::string message = "operand ";
     message += std::to_string(position + 1);

@@ -4,8 +4,9 @@
 // the PTX operand type rules: the size must match; .sN/.uN instructions take .sN, .uN and
 // .bN registers; .fN instructions take .fN and .bN registers; .bN instructions take any
 // register of the size; ld, st and cvt may use wider integer registers (PTX ISA §6.4.1–6.4.2).
-// Also an integer constant in a floating-point instruction, a decimal floating-point constant
-// in an integer one, and a non-predicate register where a predicate is required.
+// Also an integer constant in a floating-point instruction, a floating-point constant in an
+// integer one (a decimal one in a bit-size one), and a non-predicate register where a
+// predicate is required.
 //
 // Why is this bad: ptxas stops with "Arguments mismatch for instruction 'x'".
 //
