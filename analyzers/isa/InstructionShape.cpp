@@ -260,6 +260,21 @@ class FormChecker {
     }
     if (hasKind(spec, kOperandAny)) return;
     std::string type = expectedType(spec, match);
+    // With .vN the vector operand must be a brace list (or a vector register), not a scalar.
+    if (match.vectorWidth != 0 && hasKind(spec, kOperandVector) && operand.shape == OperandShape::Register &&
+        symbol != nullptr && symbol->vectorWidth == 0) {
+      std::string message = "operand ";
+      message += std::to_string(position + 1);
+      message += " of ";
+      message += quoted(opcode_);
+      message += " must be a vector of ";
+      message += std::to_string(match.vectorWidth);
+      message += " elements for .v";
+      message += std::to_string(match.vectorWidth);
+      message += ", not a single register";
+      issues.push_back({ShapeProblem::OperandKind, operand.range, std::move(message)});
+      return;
+    }
     switch (operand.shape) {
       case OperandShape::Register:
       case OperandShape::NegatedPredicate:
