@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "isa/HoverDocs.h"
 #include "isa/IsaReference.h"
 #include "model/Module.h"
 
@@ -128,4 +129,48 @@ TEST_CASE("Target architectures parse with their suffix", "[isa]") {
   CHECK(arch.suffix == 0);
   CHECK_FALSE(parseTargetArch("debug", arch));
   CHECK_FALSE(parseTargetArch("sm_90x", arch));
+}
+
+TEST_CASE("Hover text exists for every family, directive, special register, type and space", "[isa][hover]") {
+  std::size_t documented = 0;
+  for (const OpcodeInfo& op : allOpcodes()) {
+    INFO(op.name);
+    auto text = hoverMarkdown(op.name);
+    REQUIRE(text.has_value());
+    CHECK(text->find(op.summary) != std::string::npos);
+    CHECK(text->find("Requires PTX ISA") != std::string::npos);
+    ++documented;
+  }
+  for (const DirectiveInfo& directive : allDirectives()) {
+    INFO(directive.name);
+    auto text = hoverMarkdown(directive.name);
+    REQUIRE(text.has_value());
+    CHECK(text->find(directive.summary) != std::string::npos);
+    ++documented;
+  }
+  for (const SpecialRegisterInfo& reg : allSpecialRegisters()) {
+    // Numbered families are listed as "%envreg0..%envreg31": hover on a member.
+    std::string_view name = reg.name.substr(0, reg.name.find(".."));
+    INFO(name);
+    auto text = hoverMarkdown(name);
+    REQUIRE(text.has_value());
+    CHECK(text->find(reg.summary) != std::string::npos);
+    ++documented;
+  }
+  for (const TypeInfo& type : allTypes()) {
+    INFO(type.name);
+    CHECK(hoverMarkdown(type.name).has_value());
+  }
+  for (const StateSpaceInfo& space : allStateSpaces()) {
+    INFO(space.name);
+    CHECK(hoverMarkdown(space.name).has_value());
+  }
+  CHECK(documented == allOpcodes().size() + allDirectives().size() + allSpecialRegisters().size());
+  // Spellings as they appear in source.
+  CHECK(hoverMarkdown("%tid.x")->find("%tid") != std::string::npos);
+  CHECK(hoverMarkdown(".shared::cta")->find(".shared") != std::string::npos);
+  CHECK_FALSE(hoverMarkdown("%r1").has_value());
+  CHECK_FALSE(hoverMarkdown("not_an_opcode").has_value());
+  // Families with forms list them.
+  CHECK(hoverMarkdown("add")->find("add.sat.s32") != std::string::npos);
 }

@@ -1,0 +1,129 @@
+// HoverDocs: renders reference entries as short Markdown documents.
+#include "isa/HoverDocs.h"
+
+#include "isa/InstructionForms.h"
+#include "isa/IsaReference.h"
+
+namespace ptx {
+namespace {
+
+std::string versionText(PtxVersion version) {
+  return std::to_string(version.major) + "." + std::to_string(version.minor);
+}
+
+// "Requires PTX ISA 7.8, sm_90." with sm_10 (every target) left out.
+std::string requirementLine(PtxVersion version, std::string_view target) {
+  std::string line = "Requires PTX ISA ";
+  line += versionText(version);
+  if (!target.empty() && target != "sm_10") {
+    line += ", `";
+    line += target;
+    line += '`';
+  }
+  line += '.';
+  return line;
+}
+
+void appendCode(std::string& out, std::string_view code) {
+  out += "```ptx\n";
+  out += code;
+  if (!code.ends_with('\n')) out += '\n';
+  out += "```\n";
+}
+
+}  // namespace
+
+std::optional<std::string> instructionHover(std::string_view opcode) {
+  const OpcodeInfo* info = findOpcode(opcode);
+  if (info == nullptr) return std::nullopt;
+  std::string out = "**";
+  out += info->name;
+  out += "** — instruction\n\n";
+  out += info->summary;
+  out += "\n\n";
+  appendCode(out, info->syntax);
+  out += "\n";
+  out += info->operands;
+  out += "\n\n";
+  out += requirementLine(info->minPtx, info->minTarget);
+  out += '\n';
+  if (const InstructionFamily* family = findInstructionFamily(opcode)) {
+    out += "\nForms (";
+    out += std::to_string(family->forms.size());
+    out += "):\n";
+    std::string forms;
+    for (const InstructionForm& form : family->forms) {
+      forms += form.text;
+      forms += '\n';
+    }
+    appendCode(out, forms);
+  }
+  return out;
+}
+
+std::optional<std::string> hoverMarkdown(std::string_view word) {
+  if (word.empty()) return std::nullopt;
+  if (word[0] != '.' && word[0] != '%' && word != "WARP_SZ") return instructionHover(word);
+  if (word[0] == '%' || word == "WARP_SZ") {
+    // `%tid.x` documents `%tid`.
+    std::string_view base = word;
+    if (auto dot = word.find('.'); dot != std::string_view::npos) base = word.substr(0, dot);
+    const SpecialRegisterInfo* info = findSpecialRegister(base);
+    if (info == nullptr) return std::nullopt;
+    std::string out = "**";
+    out += base;
+    out += "** — special register";
+    if (!info->type.empty()) {
+      out += " (`";
+      out += info->type;
+      out += "`)";
+    }
+    out += "\n\n";
+    out += info->summary;
+    out += "\n\n";
+    out += requirementLine(info->minPtx, info->minTarget);
+    out += '\n';
+    return out;
+  }
+  if (const DirectiveInfo* info = findDirective(word)) {
+    std::string out = "**";
+    out += info->name;
+    out += "** — directive\n\n";
+    out += info->summary;
+    out += "\n\n";
+    appendCode(out, info->syntax);
+    out += "\n";
+    out += requirementLine(info->minPtx, info->minTarget);
+    out += '\n';
+    return out;
+  }
+  if (const TypeInfo* info = findType(word)) {
+    std::string out = "**";
+    out += info->name;
+    out += "** — type, ";
+    out += std::to_string(info->sizeBits);
+    out += " bits\n\n";
+    out += info->summary;
+    out += "\n\n";
+    out += requirementLine(info->minPtx, info->minTarget);
+    out += '\n';
+    return out;
+  }
+  // `.shared::cta` documents `.shared`.
+  std::string_view space = word.substr(0, word.find("::"));
+  if (const StateSpaceInfo* info = findStateSpace(space)) {
+    std::string out = "**";
+    out += info->name;
+    out += "** — state space\n\n";
+    out += info->summary;
+    out += "\n\nAddressable: ";
+    out += info->addressable;
+    out += ". Access: ";
+    out += info->access;
+    out += ".\n";
+    return out;
+  }
+  return std::nullopt;
+}
+
+}  // namespace ptx
