@@ -13,6 +13,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "Lint.h"
@@ -82,7 +83,19 @@ std::vector<fs::path> defaultInputs() {
 
 int main(int argc, char** argv) {
   std::vector<fs::path> inputs;
-  for (int i = 1; i < argc; ++i) inputs.emplace_back(argv[i]);
+  for (int i = 1; i < argc; ++i) {
+    std::string_view argument = argv[i];
+    if (argument == "--help" || argument == "-h") {
+      std::printf("usage: ptxls_bench [FILE...]\n"
+                  "Prints parse and lint throughput per file and incremental reparse latency.\n");
+      return 0;
+    }
+    if (!fs::is_regular_file(argv[i])) {
+      std::cerr << "ptxls_bench: no such file: " << argument << "\n";
+      return 2;
+    }
+    inputs.emplace_back(argv[i]);
+  }
   if (inputs.empty()) inputs = defaultInputs();
   if (inputs.empty()) {
     std::cerr << "ptxls_bench: no input files (pass some, or provide ../shared/corpus)\n";
@@ -108,6 +121,10 @@ int main(int argc, char** argv) {
               totalBytes / totalParse);
 
   // Incremental reparse: a one-byte edit in the middle of a >= 4 MB text.
+  if (largest.empty()) {
+    std::cerr << "ptxls_bench: every input is empty; no reparse figures\n";
+    return 0;
+  }
   std::string text = largest;
   while (text.size() < 4000000) text += largest;
   SyntaxTree tree = parseSyntax(text);
