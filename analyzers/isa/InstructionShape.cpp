@@ -2,6 +2,7 @@
 #include "isa/InstructionShape.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "RuleContext.h"
 
@@ -94,7 +95,7 @@ class FormChecker {
         // A non-predicate register where only a predicate fits is a type problem, reported
         // by the type check with a better message.
         return hasKind(spec, kOperandRegister | kOperandPredicate | kOperandNegatedPredicate |
-                                 kOperandPredicatePair);
+                                 kOperandPredicatePair | kOperandValuePredicatePair);
       }
       case OperandShape::SpecialRegister:
         return hasKind(spec, kOperandRegister | kOperandImmediate);
@@ -113,9 +114,9 @@ class FormChecker {
       case OperandShape::Vector:
         return hasKind(spec, kOperandVector);
       case OperandShape::Sink:
-        return hasKind(spec, kOperandSink);
+        return hasKind(spec, kOperandSink | kOperandValuePredicatePair);
       case OperandShape::PredicatePair:
-        return hasKind(spec, kOperandPredicatePair);
+        return hasKind(spec, kOperandPredicatePair | kOperandValuePredicatePair);
       case OperandShape::NegatedPredicate:
         return hasKind(spec, kOperandNegatedPredicate);
     }
@@ -133,6 +134,7 @@ class FormChecker {
         {kOperandVector, "a vector {..}"},   {kOperandLabel, "a label"},
         {kOperandPredicate, "a predicate"},  {kOperandNegatedPredicate, "a predicate"},
         {kOperandPredicatePair, "a predicate (or p|q)"}, {kOperandSink, "'_'"},
+        {kOperandValuePredicatePair, "a register (or d|p)"},
     };
     std::string text;
     std::vector<std::string_view> seen;
@@ -188,15 +190,16 @@ class FormChecker {
   }
 
   void checkRegisterType(const InstructionOperand& operand, const OperandSpec& spec, const std::string& type,
-                         std::size_t position, std::vector<OperandIssue>& issues) const {
+                         std::size_t position, std::vector<OperandIssue>& issues, bool forcePredicate = false) const {
     if (operand.symbol == kNoSymbol) return;
     const Symbol& symbol = module_.symbols[operand.symbol];
     // Vector registers (`.reg .v2 .b16 x`) are checked as a whole by ptxas; not here.
     if (!symbol.isRegister() || symbol.type.empty() || symbol.vectorWidth != 0) return;
     // 8-bit registers outside ld/st/cvt are ISA009's to report.
     if (isByteRegisterType(symbol.type) && !allowsByteRegisters(opcode_)) return;
-    bool predicateOnly = !hasKind(spec, kOperandRegister) &&
-                         hasKind(spec, kOperandPredicate | kOperandNegatedPredicate | kOperandPredicatePair);
+    bool predicateOnly = forcePredicate || (!hasKind(spec, kOperandRegister | kOperandValuePredicatePair) &&
+                                            hasKind(spec, kOperandPredicate | kOperandNegatedPredicate |
+                                                              kOperandPredicatePair));
     std::string wanted = predicateOnly ? std::string(".pred") : type;
     if (wanted.empty() || registerTypeFits(wanted, symbol.type, spec.relax)) return;
     std::string message = "operand ";
@@ -305,12 +308,16 @@ class FormChecker {
         }
         break;
       }
-      case OperandShape::PredicatePair:
+      case OperandShape::PredicatePair: {
+        // `d|p` (kind m): the value register has the operand's type, the second is a predicate.
+        bool valuePair = hasKind(spec, kOperandValuePredicatePair) && !hasKind(spec, kOperandPredicatePair);
         for (std::uint32_t e = 0; e < operand.elementCount; ++e) {
           const InstructionOperand& element = module_.operands[operand.firstElement + e];
-          if (element.shape == OperandShape::Register) checkRegisterType(element, spec, type, position, issues);
+          if (element.shape != OperandShape::Register) continue;
+          checkRegisterType(element, spec, type, position, issues, valuePair && e == 1);
         }
         break;
+      }
       default:
         break;
     }
@@ -443,6 +450,26 @@ std::string explainCombination(const InstructionFamily& family, std::span<const 
   return message + "no form takes these modifiers";
 }
 
+// Operand findings against the form the operands fit best (none when one fits entirely).
+void checkOperands(std::string_view text, const Module& module, const InstructionSite& site, std::string_view opcode,
+                   std::uint32_t instruction, const std::vector<FormMatch>& matches, InstructionShapes& shapes) {
+  FormChecker checker(text, module, site, opcode);
+  std::vector<OperandIssue> bestIssues;
+  for (const FormMatch& match : matches) {
+    std::vector<OperandIssue> issues = checker.check(match);
+    if (issues.empty()) return;
+    // Prefer a form whose operand count fits, then the one with the fewest problems.
+    auto rank = [](const std::vector<OperandIssue>& list) {
+      bool countProblem = !list.empty() && list[0].problem == ShapeProblem::OperandCount;
+      return std::pair<int, std::size_t>(countProblem ? 1 : 0, list.size());
+    };
+    if (bestIssues.empty() || rank(issues) < rank(bestIssues)) bestIssues = std::move(issues);
+  }
+  for (OperandIssue& issue : bestIssues) {
+    shapes.findings.push_back({issue.problem, instruction, issue.range, std::move(issue.message), {}});
+  }
+}
+
 }  // namespace
 
 bool isByteRegisterType(std::string_view type) { return type == ".b8" || type == ".u8" || type == ".s8"; }
@@ -453,15 +480,29 @@ bool allowsByteRegisters(std::string_view opcode) {
 
 InstructionShapes checkInstructionShapes(std::string_view text, const Module& module) {
   InstructionShapes shapes;
-  shapes.matches.resize(module.instructions.size());
+  shapes.matchSetOf.assign(module.instructions.size(), InstructionShapes::kNoMatchSet);
+  // Spelling (opcode and modifiers, written without spaces) → its entry in matchSets.
+  std::unordered_map<std::string_view, std::uint32_t> seen;
   std::vector<std::string_view> modifiers;
   for (std::size_t index = 0; index < module.instructions.size(); ++index) {
     const InstructionSite& site = module.instructions[index];
     if (site.inDamagedCode || site.isCall) continue;
     std::string_view opcode = slice(text, site.opcode);
+    auto instruction = static_cast<std::uint32_t>(index);
+    ByteRange spellingRange{site.opcode.begin, site.modifierCount == 0
+                                                   ? site.opcode.end
+                                                   : module.modifiers[site.firstModifier + site.modifierCount - 1].end};
+    std::string_view spelling = slice(text, spellingRange);
+    bool contiguous = spelling.find_first_of(" \t\r\n/") == std::string_view::npos;
+    if (contiguous) {
+      if (auto hit = seen.find(spelling); hit != seen.end()) {
+        shapes.matchSetOf[index] = hit->second;
+        checkOperands(text, module, site, opcode, instruction, shapes.matchSets[hit->second], shapes);
+        continue;
+      }
+    }
     const InstructionFamily* family = findInstructionFamily(opcode);
     if (family == nullptr) continue;
-    auto instruction = static_cast<std::uint32_t>(index);
     modifiers.clear();
     bool unknown = false;
     for (std::uint32_t m = 0; m < site.modifierCount; ++m) {
@@ -509,28 +550,11 @@ InstructionShapes checkInstructionShapes(std::string_view text, const Module& mo
                                  explainCombination(*family, modifiers, slice(text, range)), {}});
       continue;
     }
-    FormChecker checker(text, module, site, opcode);
-    std::vector<OperandIssue> bestIssues;
-    bool fits = false;
-    for (const FormMatch& match : matches) {
-      std::vector<OperandIssue> issues = checker.check(match);
-      if (issues.empty()) {
-        fits = true;
-        break;
-      }
-      // Prefer a form whose operand count fits, then the one with the fewest problems.
-      auto rank = [](const std::vector<OperandIssue>& list) {
-        bool countProblem = !list.empty() && list[0].problem == ShapeProblem::OperandCount;
-        return std::pair<int, std::size_t>(countProblem ? 1 : 0, list.size());
-      };
-      if (bestIssues.empty() || rank(issues) < rank(bestIssues)) bestIssues = std::move(issues);
-    }
-    if (!fits) {
-      for (OperandIssue& issue : bestIssues) {
-        shapes.findings.push_back({issue.problem, instruction, issue.range, std::move(issue.message), {}});
-      }
-    }
-    shapes.matches[index] = std::move(matches);
+    auto set = static_cast<std::uint32_t>(shapes.matchSets.size());
+    shapes.matchSets.push_back(std::move(matches));
+    shapes.matchSetOf[index] = set;
+    if (contiguous) seen.emplace(spelling, set);
+    checkOperands(text, module, site, opcode, instruction, shapes.matchSets[set], shapes);
   }
   return shapes;
 }

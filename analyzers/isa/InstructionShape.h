@@ -35,9 +35,19 @@ struct ShapeFinding {
 
 struct InstructionShapes {
   std::vector<ShapeFinding> findings;
-  // For every instruction, the forms its modifiers fit (empty when it has none or its family
-  // has no table entry); the version/target rules read them.
-  std::vector<std::vector<FormMatch>> matches;
+  // The distinct results of form matching: instructions spelled alike (same opcode and
+  // modifiers) share one entry, which keeps big files from matching the same text again.
+  std::vector<std::vector<FormMatch>> matchSets;
+  std::vector<std::uint32_t> matchSetOf;  // Per instruction; kNoMatchSet when none.
+  static constexpr std::uint32_t kNoMatchSet = UINT32_MAX;
+
+  // The forms the instruction's modifiers fit (empty when none, or when its family has no
+  // table entry); the version/target rules read them.
+  const std::vector<FormMatch>& matchesOf(std::size_t instruction) const {
+    static const std::vector<FormMatch> kNone;
+    std::uint32_t set = instruction < matchSetOf.size() ? matchSetOf[instruction] : kNoMatchSet;
+    return set == kNoMatchSet ? kNone : matchSets[set];
+  }
 };
 
 InstructionShapes checkInstructionShapes(std::string_view text, const Module& module);

@@ -30,7 +30,7 @@ std::string versionText(PtxVersion version) {
 
 // The form-level check: the modifiers fit only forms newer than the declared version.
 void checkForm(const RuleContext& context, std::size_t index, PtxVersion declared) {
-  const std::vector<FormMatch>& matches = context.shapes.matches[index];
+  const std::vector<FormMatch>& matches = context.shapes.matchesOf(index);
   if (matches.empty()) return;
   std::optional<PtxVersion> oldest;
   for (const FormMatch& match : matches) {

@@ -28,7 +28,7 @@ namespace {
 // The form-level check: no form the modifiers fit runs on the module's target.
 void checkForm(const RuleContext& context, std::size_t index, const TargetArch& target,
                const std::pair<std::string, ByteRange>& targetEntry) {
-  const std::vector<FormMatch>& matches = context.shapes.matches[index];
+  const std::vector<FormMatch>& matches = context.shapes.matchesOf(index);
   if (matches.empty()) return;
   for (const FormMatch& match : matches) {
     if (match.form->targets.empty()) return;

@@ -176,6 +176,7 @@ bool parseOperand(std::string_view spelled, const InstructionForm& form, Operand
       case 'q': operand.kinds |= kOperandPredicatePair; break;
       case '_': operand.kinds |= kOperandSink; break;
       case '*': operand.kinds |= kOperandAny; break;
+      case 'm': operand.kinds |= kOperandValuePredicatePair; break;
       default:
         error = "unknown operand kind '";
         error += kind;
@@ -192,7 +193,7 @@ bool parseOperand(std::string_view spelled, const InstructionForm& form, Operand
       form.elements.begin(), form.elements.end(), [](const FormElement& element) { return element.isType; }));
   if (slash == std::string_view::npos) {
     // Registers and vectors default to the form's first type, when it has one.
-    if ((operand.kinds & (kOperandRegister | kOperandVector)) != 0 && typeElements > 0) {
+    if ((operand.kinds & (kOperandRegister | kOperandVector | kOperandValuePredicatePair)) != 0 && typeElements > 0) {
       operand.typeRule = OperandTypeRule::Element;
       operand.typeIndex = 0;
     }

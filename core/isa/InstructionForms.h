@@ -32,6 +32,7 @@ enum OperandKind : std::uint16_t {
   kOperandPredicatePair = 1 << 8,     // q: `p|q` (or a single predicate)
   kOperandSink = 1 << 9,              // _: the sink '_'
   kOperandAny = 1 << 10,              // *: anything, not checked
+  kOperandValuePredicatePair = 1 << 11,  // m: `d|p` — a register (or '_') and a predicate
 };
 
 // Which type an operand's registers must have.

@@ -542,12 +542,17 @@ class Builder {
       if (!ts_node_is_null(op) && textOf(op) == "|") {
         TSNode left = child(node, f_.left);
         TSNode right = child(node, f_.right);
-        if (!ts_node_is_null(left) && !ts_node_is_null(right) && ts_node_symbol(left) == k_.identifier &&
-            (ts_node_symbol(right) == k_.identifier || ts_node_symbol(right) == k_.sink)) {
-          // `p|q` and `p|_` (setp's two results); `a|b` of constants is an ordinary expression.
+        auto nameOrSink = [&](TSNode side) {
+          return !ts_node_is_null(side) && (ts_node_symbol(side) == k_.identifier || ts_node_symbol(side) == k_.sink);
+        };
+        if (nameOrSink(left) && nameOrSink(right)) {
+          // `p|q`, `p|_` (setp), `d|p`, `_|p` (elect, match); `a|b` of constants is an
+          // ordinary expression.
           InstructionOperand first = shapeOf(left, scope);
           InstructionOperand second = shapeOf(right, scope);
-          if (first.shape == OperandShape::Register) {
+          bool registerOrSink[2] = {first.shape == OperandShape::Register || first.shape == OperandShape::Sink,
+                                    second.shape == OperandShape::Register || second.shape == OperandShape::Sink};
+          if (registerOrSink[0] && registerOrSink[1]) {
             operand.shape = OperandShape::PredicatePair;
             operand.firstElement = static_cast<std::uint32_t>(module_.operands.size());
             operand.elementCount = 2;
