@@ -41,6 +41,7 @@ LintResult lintText(std::string_view text, const LintOptions& options) {
   checkOperandKind(context);
   checkOperandType(context);
   checkSubwordRegister(context);
+  checkVectorTypeOrder(context);
   checkUndeclaredSymbol(context);
   checkDuplicateDeclaration(context);
   checkUndefinedLabel(context);

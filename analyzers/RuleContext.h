@@ -37,6 +37,12 @@ struct RuleContext {
     diagnostic.related = std::move(related);
     out.push_back(std::move(diagnostic));
   }
+
+  // For rules whose findings ptxas itself only warns about.
+  void warn(std::string_view rule, Category category, ByteRange range, std::string message) const {
+    report(rule, category, range, std::move(message));
+    out.back().severity = Severity::Warning;
+  }
 };
 
 // Every rule's entry point; Lint.cpp runs them in registry order.
@@ -55,6 +61,7 @@ void checkOperandCount(const RuleContext& context);
 void checkOperandKind(const RuleContext& context);
 void checkOperandType(const RuleContext& context);
 void checkSubwordRegister(const RuleContext& context);
+void checkVectorTypeOrder(const RuleContext& context);
 
 // The candidate closest to `word` by edit distance, or empty when none is close enough.
 std::string_view closestMatch(std::string_view word, const std::vector<std::string_view>& candidates);

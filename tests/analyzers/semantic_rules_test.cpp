@@ -68,3 +68,59 @@ TEST_CASE("ISA001 knows every reserved opcode and suggests near misses", "[rules
   CHECK(found[0].category == Category::Isa);
   CHECK(found[0].message.starts_with("unknown instruction 'pocp'"));
 }
+
+TEST_CASE("ISA004 suggests the closest modifier of the family", "[rules]") {
+  auto found = withRule(kernel("  .reg .b32 %r<4>;\n  .reg .b64 %rd<2>;\n  ld.globl.u32 %r1, [%rd1];\n  ret;"), "ISA004");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].message == "unknown modifier '.globl' for 'ld'; did you mean '.global'?");
+}
+
+TEST_CASE("ISA005 names the alternatives or the missing modifier", "[rules]") {
+  auto twoModes = withRule(kernel("  .reg .f32 %f<4>;\n  add.rn.rz.f32 %f1, %f2, %f3;\n  ret;"), "ISA005");
+  REQUIRE(twoModes.size() == 1);
+  CHECK(twoModes[0].message.find("'.rn' and '.rz' are alternatives") != std::string::npos);
+  auto missing = withRule(kernel("  .reg .b32 %r<4>;\n  mul.s32 %r1, %r2, %r3;\n  ret;"), "ISA005");
+  REQUIRE(missing.size() == 1);
+  CHECK(missing[0].message.find("missing one of .hi .lo .wide") != std::string::npos);
+  auto type = withRule(kernel("  .reg .b32 %r<4>;\n  add.b32 %r1, %r2, %r3;\n  ret;"), "ISA005");
+  REQUIRE(type.size() == 1);
+  CHECK(type[0].message.find("does not take type .b32") != std::string::npos);
+}
+
+TEST_CASE("ISA006-ISA008 point at the operand at fault", "[rules]") {
+  std::string text = kernel("  .reg .b32 %r<4>;\n  .reg .b64 %rd<2>;\n  add.s32 %r1, %rd1, %r2;\n  ret;");
+  auto type = withRule(text, "ISA008");
+  REQUIRE(type.size() == 1);
+  CHECK(text.substr(type[0].range.begin, type[0].range.end - type[0].range.begin) == "%rd1");
+  CHECK(type[0].message.find(".b64, which does not fit .s32") != std::string::npos);
+  // Relaxed rules: a wider destination for ld, a wider source for st and cvt.
+  std::string relaxed = kernel("  .reg .b64 %rd<2>;\n  .reg .b32 %r<2>;\n  ld.global.u16 %rd1, [%rd0];\n"
+                               "  st.global.u8 [%rd0], %r1;\n  cvt.u16.u32 %r0, %rd1;\n  ret;");
+  INFO(test::describe(relaxed, test::lint(relaxed)));
+  CHECK(test::lint(relaxed).empty());
+  // ...but never narrower.
+  CHECK(withRule(kernel("  .reg .b64 %rd<2>;\n  .reg .b16 %h;\n  ld.global.u32 %h, [%rd0];\n  ret;"), "ISA008").size() == 1);
+  auto count = withRule(kernel("  .reg .b32 %r<4>;\n  add.s32 %r1, %r2;\n  ret;"), "ISA006");
+  REQUIRE(count.size() == 1);
+  CHECK(count[0].message.find("takes 3 operands, not 2") != std::string::npos);
+  auto kind = withRule(kernel("  .reg .b32 %r<4>;\n  bra.uni %r1;\n  ret;"), "ISA007");
+  REQUIRE(kind.size() == 1);
+  CHECK(kind[0].message.find("must be a label") != std::string::npos);
+}
+
+TEST_CASE("ISA009 reports 8-bit registers outside ld, st and cvt", "[rules]") {
+  std::string ok = kernel("  .reg .u8 %c;\n  .reg .b32 %r;\n  .reg .b64 %rd;\n  ld.global.u8 %c, [%rd];\n"
+                          "  cvt.u32.u8 %r, %c;\n  st.global.u8 [%rd], %c;\n  ret;");
+  CHECK(withRule(ok, "ISA009").empty());
+  auto found = withRule(kernel("  .reg .u8 %c;\n  .reg .b32 %r;\n  mov.u32 %r, %c;\n  ret;"), "ISA009");
+  REQUIRE(found.size() == 1);
+  REQUIRE(found[0].related.size() == 1);
+}
+
+TEST_CASE("ISA010 warns when .vN is not right before the type, as ptxas does", "[rules]") {
+  std::string text = kernel("  .reg .b32 %r<4>;\n  .reg .b64 %rd<2>;\n  st.global.u32.v2 [%rd1], {%r1, %r2};\n"
+                            "  ld.v2.u32.global {%r1, %r2}, [%rd1];\n  ret;");
+  auto found = withRule(text, "ISA010");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].severity == Severity::Warning);
+}

@@ -1,0 +1,43 @@
+// ISA010 vector-type-order (warning)
+//
+// What it does: reports a vector modifier (.v2, .v4, .v8) that is not immediately followed
+// by the element type, e.g. `ld.global.u32.v2` or `ld.global.v2.nc.u32`.
+//
+// Why is this bad: the PTX ISA writes `.vN.type` as one unit; ptxas accepts other orders but
+// warns "Vector Type not specified properly", and other PTX consumers may reject them.
+//
+// Example:
+//     st.global.u32.v2 [%rd1], {%r1, %r2};
+//
+// Use instead:
+//     st.global.v2.u32 [%rd1], {%r1, %r2};
+//
+// References: PTX ISA §5.4.4 (vectors) and the syntax of ld, st and the other vector
+// instructions in chapter 9.
+#include "RuleContext.h"
+#include "isa/IsaReference.h"
+
+namespace ptx {
+
+void checkVectorTypeOrder(const RuleContext& context) {
+  const Module& module = context.module;
+  for (std::size_t index = 0; index < module.instructions.size(); ++index) {
+    const InstructionSite& site = module.instructions[index];
+    // Only instructions that matched a form: anything else already has an error.
+    if (site.inDamagedCode || context.shapes.matchesOf(index).empty()) continue;
+    for (std::uint32_t m = 0; m < site.modifierCount; ++m) {
+      ByteRange range = module.modifiers[site.firstModifier + m];
+      std::string_view modifier = context.textOf(range);
+      if (modifier != ".v2" && modifier != ".v4" && modifier != ".v8") continue;
+      bool typeFollows = m + 1 < site.modifierCount &&
+                         findType(context.textOf(module.modifiers[site.firstModifier + m + 1])) != nullptr;
+      if (typeFollows) continue;
+      std::string message(1, '\'');
+      message += modifier;
+      message += "' should come right before the element type (ptxas warns: Vector Type not specified properly)";
+      context.warn("ISA010", Category::Isa, range, std::move(message));
+    }
+  }
+}
+
+}  // namespace ptx
