@@ -430,7 +430,37 @@ const InstructionFamily* findInstructionFamily(std::string_view opcode) {
 
 std::span<const std::string> instructionTableErrors() { return table().errors; }
 
+namespace {
+std::vector<FormMatch> matchFormsExactly(const InstructionFamily& family, std::span<const std::string_view> modifiers);
+}  // namespace
+
 std::vector<FormMatch> matchForms(const InstructionFamily& family, std::span<const std::string_view> modifiers) {
+  std::vector<FormMatch> matches = matchFormsExactly(family, modifiers);
+  if (!matches.empty()) return matches;
+  // ptxas tolerates some modifiers spelled twice (`bra.uni.uni`, `vote.sync.sync`), while it
+  // rejects others; to stay free of false alarms, a repeat that fits once is accepted.
+  std::vector<std::string_view> unique;
+  for (std::string_view modifier : modifiers) {
+    if (std::find(unique.begin(), unique.end(), modifier) == unique.end()) unique.push_back(modifier);
+  }
+  if (unique.size() == modifiers.size()) return matches;
+  matches = matchFormsExactly(family, unique);
+  // Element indexes refer to positions in `unique`; map them back to every spelling.
+  for (FormMatch& match : matches) {
+    std::vector<std::uint32_t> elements;
+    for (std::string_view modifier : modifiers) {
+      auto at = static_cast<std::size_t>(std::find(unique.begin(), unique.end(), modifier) - unique.begin());
+      elements.push_back(match.elementOfModifier[at]);
+    }
+    match.elementOfModifier = std::move(elements);
+    match.inTemplateOrder = false;
+  }
+  return matches;
+}
+
+namespace {
+
+std::vector<FormMatch> matchFormsExactly(const InstructionFamily& family, std::span<const std::string_view> modifiers) {
   std::vector<FormMatch> matches;
   for (const InstructionForm& form : family.forms) {
     if (modifiers.size() > form.elements.size()) continue;
@@ -454,6 +484,8 @@ std::vector<FormMatch> matchForms(const InstructionFamily& family, std::span<con
   }
   return matches;
 }
+
+}  // namespace
 
 bool registerTypeFits(std::string_view instructionType, std::string_view registerType, OperandRelax relax) {
   auto wanted = shapeOf(instructionType);
