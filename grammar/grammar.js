@@ -62,8 +62,10 @@ const FUNCTION_HEADER_DIRECTIVES = [
   '.abi_preserve', '.abi_preserve_control',
 ];
 
-// Vector component selectors (PTX ISA §6.4.3); `.r .g .b .a` are the colour aliases.
-const COMPONENTS = ['.x', '.y', '.z', '.w', '.r', '.g', '.b', '.a'];
+// Vector component selectors (PTX ISA §6.4.3); `.r .g .b .a` are the colour aliases. The
+// video instructions select bytes and half-words the same way: `.b0`..`.b3`, `.h0`, `.h1`,
+// and the SIMD forms several at once (`.b3210`, `.h10`; digits pick source lanes).
+const COMPONENT = /\.([xyzwrgba]|b[0-7]{1,4}|h[0-3]{1,2})/;
 
 const DATA_TYPES = ['.b8', '.b16', '.b32', '.b64'];
 
@@ -425,7 +427,11 @@ module.exports = grammar({
       ']',
     ),
 
-    vector_operand: $ => seq('{', commaSep1(field('element', $._value)), '}'),
+    // `{a, b}`; a texture or surface result may carry a residency predicate: `{a, b}|%p`.
+    vector_operand: $ => seq(
+      '{', commaSep1(field('element', $._value)), '}',
+      optional(seq('|', field('predicate', $.identifier))),
+    ),
 
     // `_`: discards a result (`call (_), f, (x);`, `setp.lt.s32 %p|_, a, b;`).
     sink: _ => '_',
@@ -450,10 +456,10 @@ module.exports = grammar({
       $.mask_expression,
     ),
 
-    // `%tid.x`, `%v.r`.
+    // `%tid.x`, `%v.r`, `%r1.b0`, `%r2.h10`.
     component_expression: $ => seq(
       field('operand', $.identifier),
-      field('component', alias(choice(...COMPONENTS), $.component)),
+      field('component', alias(token(COMPONENT), $.component)),
     ),
 
     // `array[4]`, `array[%r1]` (PTX ISA §6.4.2).

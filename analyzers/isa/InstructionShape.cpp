@@ -475,7 +475,9 @@ void checkOperands(std::string_view text, const Module& module, const Instructio
 bool isByteRegisterType(std::string_view type) { return type == ".b8" || type == ".u8" || type == ".s8"; }
 
 bool allowsByteRegisters(std::string_view opcode) {
-  return opcode == "ld" || opcode == "ldu" || opcode == "st" || opcode == "cvt" || opcode == "call";
+  // ptxas also takes .b8 registers as suld results and sust sources.
+  return opcode == "ld" || opcode == "ldu" || opcode == "st" || opcode == "cvt" || opcode == "call" ||
+         opcode == "suld" || opcode == "sust";
 }
 
 InstructionShapes checkInstructionShapes(std::string_view text, const Module& module) {
