@@ -229,10 +229,11 @@ class FormChecker {
                         !spelled.starts_with("0F") && !spelled.starts_with("0d") && !spelled.starts_with("0D");
     bool halfType = type == ".f16" || type == ".bf16";
     // ptxas: integer constants never stand for floats; floating-point constants never for
-    // integers; a decimal one not for bits either (a 0f/0d bit pattern may), nor for halves.
+    // integers; a decimal one not for bits either (a 0f/0d bit pattern may, and .b64 takes a
+    // decimal one as its double bits), nor for halves.
     bool mismatch = (operand.shape == OperandShape::IntegerLiteral && floatType) ||
                     (operand.shape == OperandShape::FloatLiteral && integerType) ||
-                    (decimalFloat && (kind == 'b' || halfType));
+                    (decimalFloat && ((kind == 'b' && type != ".b64") || halfType));
     if (!mismatch) return;
     std::string message = "operand ";
     message += std::to_string(position + 1);

@@ -200,10 +200,13 @@ bool parseOperand(std::string_view spelled, const InstructionForm& form, Operand
     return true;
   }
   std::string_view rule = rest.substr(slash + 1);
-  if (rule.ends_with('d')) {
+  // A relaxation suffix follows a type index or `w` (`/1d`, `/2s`), never a type name
+  // (`/pred` is the type .pred).
+  bool indexed = rule.size() == 2 && ((rule[0] >= '1' && rule[0] <= '4') || rule[0] == 'w');
+  if (indexed && rule[1] == 'd') {
     operand.relax = OperandRelax::WiderDestination;
     rule.remove_suffix(1);
-  } else if (rule.ends_with('s') && rule.size() <= 2) {
+  } else if (indexed && rule[1] == 's') {
     operand.relax = OperandRelax::WiderSource;
     rule.remove_suffix(1);
   }

@@ -564,6 +564,12 @@ class Builder {
     } else if (symbol == k_.unaryExpression) {
       TSNode op = child(node, f_.operatorToken);
       TSNode inner = child(node, f_.operand);
+      // `-1`, `+2.5`: a signed literal is still a literal of its kind.
+      if (!ts_node_is_null(op) && !ts_node_is_null(inner) && (textOf(op) == "-" || textOf(op) == "+")) {
+        TSSymbol innerSymbol = ts_node_symbol(inner);
+        if (innerSymbol == k_.integerLiteral) operand.shape = OperandShape::IntegerLiteral;
+        if (innerSymbol == k_.floatLiteral) operand.shape = OperandShape::FloatLiteral;
+      }
       if (!ts_node_is_null(op) && textOf(op) == "!" && !ts_node_is_null(inner) &&
           ts_node_symbol(inner) == k_.identifier) {
         SymbolId target = lookup(textOf(inner), scope);
