@@ -476,9 +476,10 @@ void checkOperands(std::string_view text, const Module& module, const Instructio
 bool isByteRegisterType(std::string_view type) { return type == ".b8" || type == ".u8" || type == ".s8"; }
 
 bool allowsByteRegisters(std::string_view opcode) {
-  // ptxas also takes .b8 registers as suld results and sust sources.
+  // ptxas also takes .b8 registers as suld results and sust sources, and as the fp8 vector
+  // elements of multimem.ld_reduce and multimem.st.
   return opcode == "ld" || opcode == "ldu" || opcode == "st" || opcode == "cvt" || opcode == "call" ||
-         opcode == "suld" || opcode == "sust";
+         opcode == "suld" || opcode == "sust" || opcode == "multimem";
 }
 
 InstructionShapes checkInstructionShapes(std::string_view text, const Module& module) {

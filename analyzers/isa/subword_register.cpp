@@ -1,7 +1,7 @@
 // ISA009 sub-word-register
 //
 // What it does: reports an 8-bit register (.b8, .u8, .s8) used by an instruction other than
-// ld, ldu, st, cvt, suld or sust.
+// ld, ldu, st, cvt, suld, sust or multimem (fp8 vectors).
 //
 // Why is this bad: PTX keeps 8-bit registers for loads, stores and conversions only; ptxas
 // stops with "Arguments mismatch" or "Unexpected instruction types" anywhere else.
