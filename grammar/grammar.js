@@ -425,6 +425,8 @@ module.exports = grammar({
       optional(seq('+', field('offset', $._expression))),
       repeat(seq(',', field('element', choice($._value, $.vector_operand)))),
       ']',
+      // `ld.global.u32 %r1, [%rd1].unified;` (PTX ISA 8.x): the address is in unified memory.
+      optional(field('qualifier', alias('.unified', $.modifier))),
     ),
 
     // `{a, b}`; a texture or surface result may carry a residency predicate: `{a, b}|%p`.

@@ -43,7 +43,9 @@ void checkSubwordRegister(const RuleContext& context) {
     for (std::uint32_t i = 0; i < site.operandCount; ++i) {
       const InstructionOperand& operand = module.operands[site.firstOperand + i];
       visit(operand);
-      if (operand.shape == OperandShape::Vector || operand.shape == OperandShape::PredicatePair) {
+      // mov packs and unpacks bytes: `mov.b16 %h1, {%c1, %c2}` is fine.
+      bool byteVector = opcode == "mov" && operand.shape == OperandShape::Vector;
+      if (!byteVector && (operand.shape == OperandShape::Vector || operand.shape == OperandShape::PredicatePair)) {
         for (std::uint32_t e = 0; e < operand.elementCount; ++e) visit(module.operands[operand.firstElement + e]);
       }
     }

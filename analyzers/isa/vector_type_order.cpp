@@ -18,6 +18,23 @@
 #include "isa/IsaReference.h"
 
 namespace ptx {
+namespace {
+
+// A type spelling: a known type, or one shaped like a type (`.e5m2x4`, `.ue8m0x2`), so that
+// newer packed types never make this warning fire.
+bool isTypeSpelling(std::string_view word) {
+  if (findType(word) != nullptr) return true;
+  std::size_t i = 1;
+  while (i < word.size() && word[i] >= 'a' && word[i] <= 'z') ++i;
+  if (i == 1 || i == word.size() || word[i] < '0' || word[i] > '9') return false;
+  for (; i < word.size(); ++i) {
+    char c = word[i];
+    if (!((c >= '0' && c <= '9') || c == 'm' || c == 'x')) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 void checkVectorTypeOrder(const RuleContext& context) {
   const Module& module = context.module;
@@ -30,7 +47,7 @@ void checkVectorTypeOrder(const RuleContext& context) {
       std::string_view modifier = context.textOf(range);
       if (modifier != ".v2" && modifier != ".v4" && modifier != ".v8") continue;
       bool typeFollows = m + 1 < site.modifierCount &&
-                         findType(context.textOf(module.modifiers[site.firstModifier + m + 1])) != nullptr;
+                         isTypeSpelling(context.textOf(module.modifiers[site.firstModifier + m + 1]));
       if (typeFollows) continue;
       std::string message(1, '\'');
       message += modifier;
