@@ -446,18 +446,33 @@ class Builder {
     }
   }
 
+  // One pass over the statement's children (they come in order: guard, opcode, modifiers,
+  // operands): resolves every name in it and records the site with its modifiers and the
+  // shape of each operand.
   void instruction(TSNode node, ScopeId scope, bool damaged, std::vector<PendingLabel>& pending) {
-    TSNode opcode = child(node, f_.opcode);
-    std::string_view op = ts_node_is_null(opcode) ? "" : textOf(opcode);
-    // `@ bra L;` reads as guard `bra`, opcode `L`: SYN008 reports it; names in it are noise.
-    if (op.empty() || !((op[0] >= 'a' && op[0] <= 'z') || (op[0] >= 'A' && op[0] <= 'Z'))) damaged = true;
-    if (!op.empty()) recordInstruction(node, opcode, scope, damaged);
-    bool branch = op == "bra" || op == "brx";
+    TSNode opcode{};
+    std::string_view op;
+    bool branch = false;
+    bool isCall = ts_node_symbol(node) == k_.callInstruction;
+    TSNode guard{};
+    auto firstModifier = static_cast<std::uint32_t>(module_.modifiers.size());
+    operandNodes_.clear();
     forEachChild(node, [&](TSNode part, TSFieldId field) {
-      if (field == f_.opcode || field == f_.modifier) return;
+      if (field == f_.opcode) {
+        opcode = part;
+        op = textOf(part);
+        // `@ bra L;` reads as guard `bra`, opcode `L`: SYN008 reports it; names in it are noise.
+        if (op.empty() || !((op[0] >= 'a' && op[0] <= 'z') || (op[0] >= 'A' && op[0] <= 'Z'))) damaged = true;
+        branch = op == "bra" || op == "brx";
+        return;
+      }
+      if (field == f_.modifier) {
+        module_.modifiers.push_back(rangeOf(part));
+        return;
+      }
+      if (field == f_.operand && !isCall) operandNodes_.push_back(part);
       if (field == f_.guard) {
-        TSNode predicate = child(part, f_.predicate);
-        if (!ts_node_is_null(predicate)) use(predicate, scope, ReferenceRole::Guard, damaged);
+        guard = part;  // Resolved below, once the opcode has said whether this is damaged.
       } else if (field == f_.callee) {
         // A direct call names a function; an indirect one a register holding its address.
         SymbolId target = lookup(textOf(part), scope);
@@ -476,26 +491,22 @@ class Builder {
         collectUses(part, scope, ReferenceRole::Operand, damaged, &pending);
       }
     });
-  }
-
-  // Records the site with its modifiers and the shape of each operand.
-  void recordInstruction(TSNode node, TSNode opcode, ScopeId scope, bool damaged) {
+    if (!ts_node_is_null(guard)) {
+      TSNode predicate = child(guard, f_.predicate);
+      if (!ts_node_is_null(predicate)) use(predicate, scope, ReferenceRole::Guard, damaged);
+    }
+    if (op.empty()) {
+      module_.modifiers.resize(firstModifier);
+      return;
+    }
     InstructionSite site;
     site.opcode = rangeOf(opcode);
     site.statement = rangeOf(node);
     site.inDamagedCode = damaged;
-    site.isCall = ts_node_symbol(node) == k_.callInstruction;
-    site.firstModifier = static_cast<std::uint32_t>(module_.modifiers.size());
+    site.isCall = isCall;
+    site.firstModifier = firstModifier;
+    site.modifierCount = static_cast<std::uint32_t>(module_.modifiers.size()) - firstModifier;
     site.firstOperand = static_cast<std::uint32_t>(module_.operands.size());
-    operandNodes_.clear();
-    forEachChild(node, [&](TSNode part, TSFieldId field) {
-      if (field == f_.modifier) {
-        module_.modifiers.push_back(rangeOf(part));
-      } else if (field == f_.operand && !site.isCall) {
-        operandNodes_.push_back(part);
-      }
-    });
-    site.modifierCount = static_cast<std::uint32_t>(module_.modifiers.size()) - site.firstModifier;
     site.operandCount = static_cast<std::uint32_t>(operandNodes_.size());
     module_.operands.resize(module_.operands.size() + operandNodes_.size());
     for (std::size_t i = 0; i < operandNodes_.size(); ++i) {
