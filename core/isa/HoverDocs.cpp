@@ -51,9 +51,25 @@ std::optional<std::string> instructionHover(std::string_view opcode) {
     out += "\nForms (";
     out += std::to_string(family->forms.size());
     out += "):\n";
+    // Each form as the ISA writes it: template, operand names, and what it needs.
     std::string forms;
     for (const InstructionForm& form : family->forms) {
-      forms += form.text;
+      forms += std::string_view(form.text).substr(0, form.text.find(' '));
+      for (std::size_t i = 0; i < form.operands.size(); ++i) {
+        forms += i == 0 ? " " : ", ";
+        if (form.operands[i].optional) forms += '{';
+        forms += form.operands[i].name;
+        if (form.operands[i].optional) forms += '}';
+      }
+      forms += ';';
+      if (form.minPtx || !form.targets.empty()) {
+        forms += "  // ";
+        if (form.minPtx) forms += "PTX " + versionText(*form.minPtx);
+        for (std::size_t t = 0; t < form.targets.size(); ++t) {
+          forms += t == 0 ? (form.minPtx ? ", " : "") : " or ";
+          forms += form.targets[t];
+        }
+      }
       forms += '\n';
     }
     appendCode(out, forms);

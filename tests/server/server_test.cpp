@@ -1,0 +1,198 @@
+// The language server's protocol edge: framing, positions, lifecycle and error codes,
+// document synchronization, diagnostics and hover — driven through Server::handle with the
+// replies captured, so every test sees exactly what a client would.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "Server.h"
+#include "protocol/MessageReader.h"
+#include "protocol/Positions.h"
+
+using nlohmann::json;
+using namespace ptx;
+using namespace ptx::lsp;
+
+namespace {
+
+struct Client {
+  std::vector<json> received;
+  Server server{[this](const std::string& body) { received.push_back(json::parse(body)); }};
+
+  void send(const json& message) { server.handle(message.dump()); }
+  void request(int id, const std::string& method, json params = json::object()) {
+    send({{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}});
+  }
+  void notify(const std::string& method, json params) {
+    send({{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}});
+  }
+  json take() {
+    REQUIRE(!received.empty());
+    json first = received.front();
+    received.erase(received.begin());
+    return first;
+  }
+  void initialize(json capabilities = json::object()) {
+    request(1, "initialize", {{"capabilities", std::move(capabilities)}});
+    take();
+    notify("initialized", json::object());
+  }
+};
+
+const std::string kText =
+    ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"
+    "\t.reg .b32 %r<3>;\n\tadd.s32 %r1, %r2, %rd1;\n\tret;\n}\n";
+
+json openParams(const std::string& text, int version = 1) {
+  return {{"textDocument", {{"uri", "file:///a.ptx"}, {"languageId", "ptx"}, {"version", version}, {"text", text}}}};
+}
+
+}  // namespace
+
+TEST_CASE("MessageReader splits framed messages fed in arbitrary pieces", "[server]") {
+  std::string stream = frameMessage(R"({"a":1})") + frameMessage(R"({"b":2})");
+  MessageReader reader;
+  std::vector<std::string> bodies;
+  for (char c : stream) {  // One byte at a time: the worst case for a reader.
+    reader.feed(std::string_view(&c, 1));
+    while (auto message = reader.next()) bodies.push_back(message->body);
+  }
+  REQUIRE(bodies.size() == 2);
+  CHECK(bodies[0] == R"({"a":1})");
+  CHECK(bodies[1] == R"({"b":2})");
+}
+
+TEST_CASE("MessageReader reports bad headers and recovers", "[server]") {
+  MessageReader reader(1024);
+  reader.feed("Content-Type: x\r\n\r\n");
+  auto bad = reader.next();
+  REQUIRE(bad);
+  CHECK(bad->kind == MessageReader::Result::Kind::BadHeader);
+  reader.feed("Content-Length: 99999\r\n\r\n");
+  auto tooBig = reader.next();
+  REQUIRE(tooBig);
+  CHECK(tooBig->kind == MessageReader::Result::Kind::BadHeader);
+  reader.feed(std::string(99999, 'x'));
+  reader.feed(frameMessage("{}"));
+  auto good = reader.next();
+  REQUIRE(good);
+  CHECK(good->kind == MessageReader::Result::Kind::Message);
+  CHECK(good->body == "{}");
+}
+
+TEST_CASE("Positions convert UTF-16 and UTF-8 columns and clamp out-of-range ones", "[server]") {
+  std::string text = "a\xC3\xA9\xF0\x9F\x98\x80z\nsecond\n";  // a é 😀 z
+  LineIndex lines(text);
+  // 'z' is at UTF-16 column 4 (😀 takes two units) and byte column 7.
+  CHECK(offsetAt(text, lines, {0, 4}, PositionEncoding::Utf16) == 7);
+  CHECK(offsetAt(text, lines, {0, 7}, PositionEncoding::Utf8) == 7);
+  CHECK(positionAt(text, lines, 7, PositionEncoding::Utf16).character == 4);
+  CHECK(positionAt(text, lines, 7, PositionEncoding::Utf8).character == 7);
+  // Past the end of a line: the line end; past the last line: the end of the text.
+  CHECK(offsetAt(text, lines, {1, 500}, PositionEncoding::Utf16) == 15);
+  CHECK(offsetAt(text, lines, {900, 0}, PositionEncoding::Utf16) == text.size());
+}
+
+TEST_CASE("Lifecycle: initialize, shutdown, exit and the errors around them", "[server]") {
+  Client client;
+  client.request(7, "textDocument/hover", json::object());
+  CHECK(client.take()["error"]["code"] == kServerNotInitialized);
+  client.request(1, "initialize", {{"capabilities", json::object()}});
+  json init = client.take();
+  CHECK(init["id"] == 1);
+  CHECK(init["result"]["capabilities"]["textDocumentSync"]["change"] == 2);
+  CHECK(init["result"]["capabilities"]["positionEncoding"] == "utf-16");
+  client.request(2, "initialize", {{"capabilities", json::object()}});
+  CHECK(client.take()["error"]["code"] == kInvalidRequest);
+  client.request(3, "no/such/method");
+  CHECK(client.take()["error"]["code"] == kMethodNotFound);
+  client.request(4, "shutdown");
+  CHECK(client.take()["result"].is_null());
+  client.request(5, "textDocument/hover", json::object());
+  CHECK(client.take()["error"]["code"] == kInvalidRequest);
+  CHECK_FALSE(client.server.exitRequested());
+  client.notify("exit", json::object());
+  CHECK(client.server.exitRequested());
+  CHECK(client.server.exitCode() == 0);
+}
+
+TEST_CASE("Malformed JSON-RPC gets the right error codes and the server keeps serving", "[server]") {
+  Client client;
+  client.server.handle("{not json");
+  CHECK(client.take()["error"]["code"] == kParseError);
+  client.server.handle("[1, 2]");
+  CHECK(client.take()["error"]["code"] == kInvalidRequest);
+  client.server.handle(R"({"jsonrpc":"2.0","id":{"x":1},"method":"initialize"})");
+  CHECK(client.take()["error"]["code"] == kInvalidRequest);
+  client.initialize();
+  client.request(9, "textDocument/hover", {{"textDocument", {{"uri", 5}}}});
+  CHECK(client.take()["error"]["code"] == kInvalidParams);
+  client.request(10, "textDocument/hover",
+                 {{"textDocument", {{"uri", "file:///a.ptx"}}}, {"position", {{"line", -1}, {"character", 0}}}});
+  CHECK(client.take()["error"]["code"] == kInvalidParams);
+  client.request(11, "shutdown");
+  CHECK(client.take()["id"] == 11);
+}
+
+TEST_CASE("Opening and editing a document publishes versioned diagnostics", "[server]") {
+  Client client;
+  client.initialize();
+  client.notify("textDocument/didOpen", openParams(kText));
+  json published = client.take();
+  CHECK(published["method"] == "textDocument/publishDiagnostics");
+  CHECK(published["params"]["version"] == 1);
+  REQUIRE(published["params"]["diagnostics"].size() == 1);
+  json diagnostic = published["params"]["diagnostics"][0];
+  CHECK(diagnostic["code"] == "SEM001");
+  CHECK(diagnostic["range"]["start"] == json({{"line", 6}, {"character", 19}}));
+  // Replace `%rd1` with `%r0` by an incremental edit.
+  client.notify("textDocument/didChange",
+                {{"textDocument", {{"uri", "file:///a.ptx"}, {"version", 2}}},
+                 {"contentChanges",
+                  {{{"range", {{"start", {{"line", 6}, {"character", 19}}}, {"end", {{"line", 6}, {"character", 23}}}}},
+                    {"text", "%r0"}}}}});
+  published = client.take();
+  CHECK(published["params"]["version"] == 2);
+  CHECK(published["params"]["diagnostics"].empty());
+  // A batch with one malformed change is refused whole: the text is not half-edited.
+  client.notify("textDocument/didChange",
+                {{"textDocument", {{"uri", "file:///a.ptx"}, {"version", 3}}},
+                 {"contentChanges", {{{"text", "garbage"}}, {{"range", {{"start", 1}}}, {"text", "x"}}}}});
+  json logged = client.take();
+  CHECK(logged["method"] == "window/logMessage");
+  client.request(5, "textDocument/hover",
+                 {{"textDocument", {{"uri", "file:///a.ptx"}}}, {"position", {{"line", 6}, {"character", 2}}}});
+  json hover = client.take();
+  CHECK(hover["result"]["contents"]["value"].get<std::string>().find("**add**") != std::string::npos);
+  client.notify("textDocument/didClose", {{"textDocument", {{"uri", "file:///a.ptx"}}}});
+  CHECK(client.take()["params"]["diagnostics"].empty());
+}
+
+TEST_CASE("Hover documents registers, special registers and types", "[server]") {
+  Client client;
+  client.initialize({{"general", {{"positionEncodings", {"utf-8", "utf-16"}}}}});
+  std::string text = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"
+                     "\t.reg .b32 %r<3>;\n\tmov.u32 %r1, %tid.x;\n\tadd.s32 %r2, %r1, 1;\n\tret;\n}\n";
+  client.notify("textDocument/didOpen", openParams(text));
+  client.take();
+  auto hoverAt = [&](int line, int character) {
+    client.request(3, "textDocument/hover",
+                   {{"textDocument", {{"uri", "file:///a.ptx"}}}, {"position", {{"line", line}, {"character", character}}}});
+    return client.take()["result"];
+  };
+  json reg = hoverAt(7, 15);  // %r1 in the add
+  REQUIRE(reg.is_object());
+  std::string value = reg["contents"]["value"].get<std::string>();
+  CHECK(value.find(".reg .b32 %r<3>") != std::string::npos);
+  CHECK(value.find("used 2 times") != std::string::npos);
+  json special = hoverAt(6, 16);  // %tid
+  REQUIRE(special.is_object());
+  CHECK(special["contents"]["value"].get<std::string>().find("%tid") != std::string::npos);
+  json type = hoverAt(6, 6);  // .u32
+  REQUIRE(type.is_object());
+  CHECK(type["contents"]["value"].get<std::string>().find("32 bits") != std::string::npos);
+  CHECK(hoverAt(0, 0).is_object());  // .version
+  CHECK(hoverAt(4, 0).is_null());    // '{'
+}
