@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "features/Hover.h"
+#include "features/Navigation.h"
 
 #ifndef PTXLS_VERSION
 #define PTXLS_VERSION "0.0.0"
@@ -135,6 +136,12 @@ void Server::request(const json& id, const std::string& method, const json& para
     reply(id, nullptr);
   } else if (method == "textDocument/hover") {
     reply(id, hover(params));
+  } else if (method == "textDocument/definition" || method == "textDocument/declaration") {
+    reply(id, definition(params));
+  } else if (method == "textDocument/references") {
+    reply(id, references(params, /*highlights=*/false));
+  } else if (method == "textDocument/documentHighlight") {
+    reply(id, references(params, /*highlights=*/true));
   } else {
     replyError(id, kMethodNotFound, "unknown method '" + method + "'");
   }
@@ -174,6 +181,10 @@ json Server::initialize(const json& params) {
       {"positionEncoding", encoding_ == PositionEncoding::Utf8 ? "utf-8" : "utf-16"},
       {"textDocumentSync", {{"openClose", true}, {"change", 2}}},
       {"hoverProvider", true},
+      {"definitionProvider", true},
+      {"declarationProvider", true},
+      {"referencesProvider", true},
+      {"documentHighlightProvider", true},
   };
   return {{"capabilities", capabilities}, {"serverInfo", {{"name", "ptxls"}, {"version", PTXLS_VERSION}}}};
 }
@@ -236,6 +247,42 @@ json Server::hover(const json& params) {
   if (!result) return nullptr;
   return {{"contents", {{"kind", "markdown"}, {"value", result->markdown}}},
           {"range", rangeJson(*document, result->range, encoding_)}};
+}
+
+Document& Server::documentAt(const json& params, std::uint32_t& offset) {
+  std::string uri = stringMember(member(params, "textDocument"), "uri");
+  Position position = positionOf(member(params, "position"));
+  Document* document = find(uri);
+  if (document == nullptr) throw InvalidParams("document is not open: " + uri);
+  offset = offsetAt(document->text(), document->lines(), position, encoding_);
+  return *document;
+}
+
+json Server::definition(const json& params) {
+  std::uint32_t offset = 0;
+  Document& document = documentAt(params, offset);
+  auto target = definitionAt(document.analysis().module, offset);
+  if (!target) return nullptr;
+  return {{"uri", document.uri()}, {"range", rangeJson(document, *target, encoding_)}};
+}
+
+json Server::references(const json& params, bool highlights) {
+  std::uint32_t offset = 0;
+  Document& document = documentAt(params, offset);
+  bool includeDeclaration = highlights;
+  if (!highlights && params.contains("context") && params["context"].is_object() &&
+      params["context"].contains("includeDeclaration") && params["context"]["includeDeclaration"].is_boolean()) {
+    includeDeclaration = params["context"]["includeDeclaration"].get<bool>();
+  }
+  json result = json::array();
+  for (ByteRange range : referencesAt(document.text(), document.analysis().module, offset, includeDeclaration)) {
+    if (highlights) {
+      result.push_back({{"range", rangeJson(document, range, encoding_)}, {"kind", 1}});
+    } else {
+      result.push_back({{"uri", document.uri()}, {"range", rangeJson(document, range, encoding_)}});
+    }
+  }
+  return result;
 }
 
 void Server::publishDiagnostics(Document& document) {

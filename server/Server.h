@@ -48,6 +48,10 @@ class Server {
 
   nlohmann::json initialize(const nlohmann::json& params);
   nlohmann::json hover(const nlohmann::json& params);
+  nlohmann::json definition(const nlohmann::json& params);
+  nlohmann::json references(const nlohmann::json& params, bool highlights);
+  // The open document and byte offset a TextDocumentPositionParams names.
+  Document& documentAt(const nlohmann::json& params, std::uint32_t& offset);
   void didOpen(const nlohmann::json& params);
   void didChange(const nlohmann::json& params);
   void didClose(const nlohmann::json& params);

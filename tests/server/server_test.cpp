@@ -196,3 +196,32 @@ TEST_CASE("Hover documents registers, special registers and types", "[server]") 
   CHECK(hoverAt(0, 0).is_object());  // .version
   CHECK(hoverAt(4, 0).is_null());    // '{'
 }
+
+TEST_CASE("Definition, references and highlights follow the model's resolution", "[server]") {
+  Client client;
+  client.initialize();
+  std::string text = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"
+                     "\t.reg .b32 %r<3>;\n\t.reg .pred %p;\n\tmov.u32 %r1, 0;\n$L_loop:\n"
+                     "\tadd.s32 %r1, %r1, 1;\n\tsetp.lt.s32 %p, %r1, 10;\n\t@%p bra $L_loop;\n\tret;\n}\n";
+  client.notify("textDocument/didOpen", openParams(text));
+  client.take();
+  auto at = [](int line, int character) {
+    return json{{"textDocument", {{"uri", "file:///a.ptx"}}}, {"position", {{"line", line}, {"character", character}}}};
+  };
+  // The label used by bra (line 11) is defined on line 8.
+  client.request(2, "textDocument/definition", at(11, 11));
+  json definition = client.take()["result"];
+  REQUIRE(definition.is_object());
+  CHECK(definition["range"]["start"] == json({{"line", 8}, {"character", 0}}));
+  // %r1: three uses in the add/setp lines plus the mov; not %r2's.
+  json params = at(9, 10);
+  params["context"] = {{"includeDeclaration", false}};
+  client.request(3, "textDocument/references", params);
+  json references = client.take()["result"];
+  CHECK(references.size() == 4);
+  client.request(4, "textDocument/documentHighlight", at(10, 14));  // %p in setp
+  json highlights = client.take()["result"];
+  CHECK(highlights.size() == 3);  // declaration, setp, guard
+  client.request(5, "textDocument/definition", at(4, 0));  // '{'
+  CHECK(client.take()["result"].is_null());
+}
