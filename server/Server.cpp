@@ -3,6 +3,7 @@
 
 #include <exception>
 
+#include "features/DocumentSymbols.h"
 #include "features/Hover.h"
 #include "features/Navigation.h"
 
@@ -142,6 +143,8 @@ void Server::request(const json& id, const std::string& method, const json& para
     reply(id, references(params, /*highlights=*/false));
   } else if (method == "textDocument/documentHighlight") {
     reply(id, references(params, /*highlights=*/true));
+  } else if (method == "textDocument/documentSymbol") {
+    reply(id, documentSymbols(params));
   } else {
     replyError(id, kMethodNotFound, "unknown method '" + method + "'");
   }
@@ -185,6 +188,7 @@ json Server::initialize(const json& params) {
       {"declarationProvider", true},
       {"referencesProvider", true},
       {"documentHighlightProvider", true},
+      {"documentSymbolProvider", true},
   };
   return {{"capabilities", capabilities}, {"serverInfo", {{"name", "ptxls"}, {"version", PTXLS_VERSION}}}};
 }
@@ -282,6 +286,40 @@ json Server::references(const json& params, bool highlights) {
       result.push_back({{"uri", document.uri()}, {"range", rangeJson(document, range, encoding_)}});
     }
   }
+  return result;
+}
+
+json Server::documentSymbols(const json& params) {
+  std::string uri = stringMember(member(params, "textDocument"), "uri");
+  Document* document = find(uri);
+  if (document == nullptr) throw InvalidParams("document is not open: " + uri);
+  // LSP SymbolKind numbers.
+  auto kindNumber = [](OutlineKind kind) {
+    switch (kind) {
+      case OutlineKind::Kernel: return 12;     // Function
+      case OutlineKind::Function: return 12;   // Function
+      case OutlineKind::Parameter: return 13;  // Variable
+      case OutlineKind::Register: return 13;   // Variable
+      case OutlineKind::Variable: return 13;   // Variable
+      case OutlineKind::Label: return 20;      // Key
+    }
+    return 13;
+  };
+  std::function<json(const OutlineItem&)> convert = [&](const OutlineItem& item) {
+    json symbol = {{"name", item.name.empty() ? std::string("(unnamed)") : item.name},
+                   {"kind", kindNumber(item.kind)},
+                   {"range", rangeJson(*document, item.range, encoding_)},
+                   {"selectionRange", rangeJson(*document, item.selectionRange, encoding_)}};
+    if (!item.detail.empty()) symbol["detail"] = item.detail;
+    if (!item.children.empty()) {
+      json children = json::array();
+      for (const OutlineItem& child : item.children) children.push_back(convert(child));
+      symbol["children"] = std::move(children);
+    }
+    return symbol;
+  };
+  json result = json::array();
+  for (const OutlineItem& item : documentOutline(document->analysis().module)) result.push_back(convert(item));
   return result;
 }
 

@@ -225,3 +225,25 @@ TEST_CASE("Definition, references and highlights follow the model's resolution",
   client.request(5, "textDocument/definition", at(4, 0));  // '{'
   CHECK(client.take()["result"].is_null());
 }
+
+TEST_CASE("Document symbols outline kernels, functions, parameters, registers and labels", "[server]") {
+  Client client;
+  client.initialize();
+  std::string text = ".version 8.0\n.target sm_80\n.address_size 64\n.global .u32 counter;\n"
+                     ".func (.reg .b32 r) twice(.reg .b32 x)\n{\n\tadd.s32 r, x, x;\n\tret;\n}\n"
+                     ".visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<3>;\n$L_end:\n\tret;\n}\n";
+  client.notify("textDocument/didOpen", openParams(text));
+  client.take();
+  client.request(2, "textDocument/documentSymbol", {{"textDocument", {{"uri", "file:///a.ptx"}}}});
+  json outline = client.take()["result"];
+  REQUIRE(outline.size() == 3);
+  CHECK(outline[0]["name"] == "counter");
+  CHECK(outline[1]["name"] == "twice");
+  CHECK(outline[1]["detail"] == ".func");
+  REQUIRE(outline[1]["children"].size() == 2);  // r, x
+  CHECK(outline[2]["name"] == "k");
+  CHECK(outline[2]["detail"] == ".entry");
+  REQUIRE(outline[2]["children"].size() == 3);  // p, %r<3>, $L_end
+  CHECK(outline[2]["children"][1]["name"] == "%r<3>");
+  CHECK(outline[2]["children"][2]["kind"] == 20);
+}
