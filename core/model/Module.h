@@ -164,6 +164,10 @@ struct Module {
   // Pairs (existing, duplicate) of same-scope redeclarations that ptxas rejects.
   std::vector<std::pair<SymbolId, SymbolId>> duplicates;
 
+  // Symbol ids ordered by the start of their names (filled by buildModule); references are
+  // kept ordered by start too.
+  std::vector<SymbolId> symbolsByPosition;
+
   // The symbol a byte offset names (a declaration or a reference), or kNoSymbol.
   SymbolId symbolAt(std::uint32_t offset) const;
 };

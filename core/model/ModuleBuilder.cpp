@@ -49,12 +49,19 @@ bool Symbol::matches(std::string_view spelled) const {
 }
 
 SymbolId Module::symbolAt(std::uint32_t offset) const {
-  for (const Reference& reference : references) {
-    if (reference.range.begin <= offset && offset < reference.range.end) return reference.target;
+  // Both lists are ordered by start (buildModule indexes them); ranges never overlap.
+  auto reference = std::upper_bound(references.begin(), references.end(), offset,
+                                    [](std::uint32_t at, const Reference& r) { return at < r.range.begin; });
+  if (reference != references.begin()) {
+    --reference;
+    if (reference->range.begin <= offset && offset < reference->range.end) return reference->target;
   }
-  for (SymbolId id = 0; id < symbols.size(); ++id) {
-    const ByteRange& range = symbols[id].nameRange;
-    if (range.begin <= offset && offset < range.end) return id;
+  auto symbol = std::upper_bound(symbolsByPosition.begin(), symbolsByPosition.end(), offset,
+                                 [&](std::uint32_t at, SymbolId id) { return at < symbols[id].nameRange.begin; });
+  if (symbol != symbolsByPosition.begin()) {
+    --symbol;
+    const ByteRange& range = symbols[*symbol].nameRange;
+    if (range.begin <= offset && offset < range.end) return *symbol;
   }
   return kNoSymbol;
 }
@@ -105,10 +112,25 @@ class Builder {
       } while (ts_tree_cursor_goto_next_sibling(&cursor));
     }
     ts_tree_cursor_delete(&cursor);
+    indexPositions();
     return std::move(module_);
   }
 
  private:
+  // Orders references and declaration names by position so that symbolAt (hover,
+  // navigation) is a binary search rather than a scan of the whole file.
+  void indexPositions() {
+    auto byBegin = [](const Reference& a, const Reference& b) { return a.range.begin < b.range.begin; };
+    if (!std::is_sorted(module_.references.begin(), module_.references.end(), byBegin)) {
+      std::stable_sort(module_.references.begin(), module_.references.end(), byBegin);
+    }
+    module_.symbolsByPosition.resize(module_.symbols.size());
+    for (SymbolId id = 0; id < module_.symbols.size(); ++id) module_.symbolsByPosition[id] = id;
+    std::stable_sort(module_.symbolsByPosition.begin(), module_.symbolsByPosition.end(), [&](SymbolId a, SymbolId b) {
+      return module_.symbols[a].nameRange.begin < module_.symbols[b].nameRange.begin;
+    });
+  }
+
   struct ScopeTable {
     std::unordered_map<std::string_view, SymbolId> names;
     std::vector<SymbolId> ranges;
