@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "features/DocumentSymbols.h"
+#include "features/Folding.h"
 #include "features/Hover.h"
 #include "features/Navigation.h"
 
@@ -145,6 +146,8 @@ void Server::request(const json& id, const std::string& method, const json& para
     reply(id, references(params, /*highlights=*/true));
   } else if (method == "textDocument/documentSymbol") {
     reply(id, documentSymbols(params));
+  } else if (method == "textDocument/foldingRange") {
+    reply(id, foldingRanges(params));
   } else {
     replyError(id, kMethodNotFound, "unknown method '" + method + "'");
   }
@@ -189,6 +192,7 @@ json Server::initialize(const json& params) {
       {"referencesProvider", true},
       {"documentHighlightProvider", true},
       {"documentSymbolProvider", true},
+      {"foldingRangeProvider", true},
   };
   return {{"capabilities", capabilities}, {"serverInfo", {{"name", "ptxls"}, {"version", PTXLS_VERSION}}}};
 }
@@ -320,6 +324,19 @@ json Server::documentSymbols(const json& params) {
   };
   json result = json::array();
   for (const OutlineItem& item : documentOutline(document->analysis().module)) result.push_back(convert(item));
+  return result;
+}
+
+json Server::foldingRanges(const json& params) {
+  std::string uri = stringMember(member(params, "textDocument"), "uri");
+  Document* document = find(uri);
+  if (document == nullptr) throw InvalidParams("document is not open: " + uri);
+  json result = json::array();
+  for (const FoldingRegion& region : foldingRegions(document->analysis().tree, document->lines())) {
+    json range = {{"startLine", region.startLine}, {"endLine", region.endLine}};
+    if (region.isComment) range["kind"] = "comment";
+    result.push_back(std::move(range));
+  }
   return result;
 }
 

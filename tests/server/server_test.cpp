@@ -247,3 +247,28 @@ TEST_CASE("Document symbols outline kernels, functions, parameters, registers an
   CHECK(outline[2]["children"][1]["name"] == "%r<3>");
   CHECK(outline[2]["children"][2]["kind"] == 20);
 }
+
+TEST_CASE("Folding ranges cover bodies, nested blocks, parameter lists and comment runs", "[server]") {
+  Client client;
+  client.initialize();
+  std::string text = ".version 8.0\n.target sm_80\n.address_size 64\n"  // lines 0-2
+                     "// one\n// two\n"                                  // 3-4
+                     ".visible .entry k(\n\t.param .u64 a,\n\t.param .u64 b\n)\n"  // 5-8
+                     "{\n\t{\n\t\tret;\n\t}\n\tret;\n}\n";                 // 9-14
+  client.notify("textDocument/didOpen", openParams(text));
+  client.take();
+  client.request(2, "textDocument/foldingRange", {{"textDocument", {{"uri", "file:///a.ptx"}}}});
+  json ranges = client.take()["result"];
+  auto has = [&](int start, int end, bool comment) {
+    for (const json& range : ranges) {
+      if (range["startLine"] == start && range["endLine"] == end && range.contains("kind") == comment) return true;
+    }
+    return false;
+  };
+  INFO(ranges.dump());
+  CHECK(has(3, 4, true));
+  CHECK(has(5, 8, false));
+  CHECK(has(9, 14, false));
+  CHECK(has(10, 12, false));
+  CHECK(ranges.size() == 4);
+}
