@@ -148,6 +148,8 @@ void Server::request(const json& id, const std::string& method, const json& para
     reply(id, documentSymbols(params));
   } else if (method == "textDocument/foldingRange") {
     reply(id, foldingRanges(params));
+  } else if (method == "textDocument/selectionRange") {
+    reply(id, selectionRanges(params));
   } else {
     replyError(id, kMethodNotFound, "unknown method '" + method + "'");
   }
@@ -193,6 +195,7 @@ json Server::initialize(const json& params) {
       {"documentHighlightProvider", true},
       {"documentSymbolProvider", true},
       {"foldingRangeProvider", true},
+      {"selectionRangeProvider", true},
   };
   return {{"capabilities", capabilities}, {"serverInfo", {{"name", "ptxls"}, {"version", PTXLS_VERSION}}}};
 }
@@ -336,6 +339,38 @@ json Server::foldingRanges(const json& params) {
     json range = {{"startLine", region.startLine}, {"endLine", region.endLine}};
     if (region.isComment) range["kind"] = "comment";
     result.push_back(std::move(range));
+  }
+  return result;
+}
+
+json Server::selectionRanges(const json& params) {
+  std::string uri = stringMember(member(params, "textDocument"), "uri");
+  Document* document = find(uri);
+  if (document == nullptr) throw InvalidParams("document is not open: " + uri);
+  const json& positions = member(params, "positions");
+  if (!positions.is_array()) throw InvalidParams("'positions' must be an array");
+  TSNode root = document->analysis().tree.root();
+  json result = json::array();
+  for (const json& position : positions) {
+    std::uint32_t offset = offsetAt(document->text(), document->lines(), positionOf(position), encoding_);
+    // The chain of distinct enclosing node ranges, innermost first (word, operand,
+    // statement, block, function, file).
+    std::vector<ByteRange> chain;
+    if (!ts_node_is_null(root)) {
+      TSNode node = ts_node_descendant_for_byte_range(root, offset, offset);
+      for (; !ts_node_is_null(node); node = ts_node_parent(node)) {
+        ByteRange range{ts_node_start_byte(node), ts_node_end_byte(node)};
+        if (chain.empty() || chain.back().begin != range.begin || chain.back().end != range.end) chain.push_back(range);
+      }
+    }
+    if (chain.empty()) chain.push_back({offset, offset});
+    json selection = nullptr;
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      json inner = {{"range", rangeJson(*document, *it, encoding_)}};
+      if (!selection.is_null()) inner["parent"] = std::move(selection);
+      selection = std::move(inner);
+    }
+    result.push_back(std::move(selection));
   }
   return result;
 }

@@ -51,6 +51,7 @@ class Server {
   nlohmann::json definition(const nlohmann::json& params);
   nlohmann::json documentSymbols(const nlohmann::json& params);
   nlohmann::json foldingRanges(const nlohmann::json& params);
+  nlohmann::json selectionRanges(const nlohmann::json& params);
   nlohmann::json references(const nlohmann::json& params, bool highlights);
   // The open document and byte offset a TextDocumentPositionParams names.
   Document& documentAt(const nlohmann::json& params, std::uint32_t& offset);

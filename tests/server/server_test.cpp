@@ -272,3 +272,26 @@ TEST_CASE("Folding ranges cover bodies, nested blocks, parameter lists and comme
   CHECK(has(10, 12, false));
   CHECK(ranges.size() == 4);
 }
+
+TEST_CASE("Selection ranges grow from the word to the statement, block and file", "[server]") {
+  Client client;
+  client.initialize();
+  client.notify("textDocument/didOpen", openParams(kText));
+  client.take();
+  client.request(2, "textDocument/selectionRange",
+                 {{"textDocument", {{"uri", "file:///a.ptx"}}}, {"positions", {{{"line", 6}, {"character", 15}}}}});
+  json result = client.take()["result"];
+  REQUIRE(result.size() == 1);
+  // Innermost: %r2 on line 6; then the add statement; ...; outermost: the whole file.
+  json level = result[0];
+  CHECK(level["range"]["start"] == json({{"line", 6}, {"character", 14}}));
+  CHECK(level["range"]["end"] == json({{"line", 6}, {"character", 17}}));
+  CHECK(level["parent"]["range"]["start"] == json({{"line", 6}, {"character", 1}}));
+  int depth = 1;
+  while (level.contains("parent")) {
+    level = level["parent"];
+    ++depth;
+  }
+  CHECK(depth >= 4);
+  CHECK(level["range"]["start"] == json({{"line", 0}, {"character", 0}}));
+}
