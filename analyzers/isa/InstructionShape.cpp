@@ -63,6 +63,15 @@ class FormChecker {
   }
 
  private:
+  // "operand 2 of 'add'", the start of every per-operand message.
+  std::string operandText(std::size_t position) const {
+    std::string text = "operand ";
+    text += std::to_string(position + 1);
+    text += " of ";
+    text += quoted(opcode_);
+    return text;
+  }
+
   static std::string countText(std::size_t required, std::size_t total) {
     std::string text = std::to_string(required);
     if (total != required) {
@@ -202,10 +211,7 @@ class FormChecker {
                                                               kOperandPredicatePair));
     std::string wanted = predicateOnly ? std::string(".pred") : type;
     if (wanted.empty() || registerTypeFits(wanted, symbol.type, spec.relax)) return;
-    std::string message = "operand ";
-    message += std::to_string(position + 1);
-    message += " of ";
-    message += quoted(opcode_);
+    std::string message = operandText(position);
     message += ": register ";
     message += quoted(slice(text_, operand.range));
     message += " is ";
@@ -235,10 +241,7 @@ class FormChecker {
                     (operand.shape == OperandShape::FloatLiteral && integerType) ||
                     (decimalFloat && ((kind == 'b' && type != ".b64") || halfType));
     if (!mismatch) return;
-    std::string message = "operand ";
-    message += std::to_string(position + 1);
-    message += " of ";
-    message += quoted(opcode_);
+    std::string message = operandText(position);
     message += ": ";
     message += shapeText(operand.shape);
     message += " does not fit ";
@@ -251,10 +254,7 @@ class FormChecker {
                     const FormMatch& match, std::vector<OperandIssue>& issues) const {
     const Symbol* symbol = operand.symbol == kNoSymbol ? nullptr : &module_.symbols[operand.symbol];
     if (!accepts(spec, operand, symbol)) {
-      std::string message = "operand ";
-      message += std::to_string(position + 1);
-      message += " of ";
-      message += quoted(opcode_);
+      std::string message = operandText(position);
       message += " must be ";
       message += expectedKinds(spec);
       message += ", not ";
@@ -267,10 +267,7 @@ class FormChecker {
     // With .vN the vector operand must be a brace list (or a vector register), not a scalar.
     if (match.vectorWidth != 0 && hasKind(spec, kOperandVector) && operand.shape == OperandShape::Register &&
         symbol != nullptr && symbol->vectorWidth == 0) {
-      std::string message = "operand ";
-      message += std::to_string(position + 1);
-      message += " of ";
-      message += quoted(opcode_);
+      std::string message = operandText(position);
       message += " must be a vector of ";
       message += std::to_string(match.vectorWidth);
       message += " elements for .v";
@@ -290,10 +287,7 @@ class FormChecker {
         break;
       case OperandShape::Vector: {
         if (match.vectorWidth != 0 && operand.elementCount != match.vectorWidth) {
-          std::string message = "operand ";
-          message += std::to_string(position + 1);
-          message += " of ";
-          message += quoted(opcode_);
+          std::string message = operandText(position);
           message += " must be a vector of ";
           message += std::to_string(match.vectorWidth);
           message += " elements (.v";
@@ -493,9 +487,7 @@ InstructionShapes checkInstructionShapes(std::string_view text, const Module& mo
     if (site.inDamagedCode || site.isCall) continue;
     std::string_view opcode = slice(text, site.opcode);
     auto instruction = static_cast<std::uint32_t>(index);
-    ByteRange spellingRange{site.opcode.begin, site.modifierCount == 0
-                                                   ? site.opcode.end
-                                                   : module.modifiers[site.firstModifier + site.modifierCount - 1].end};
+    ByteRange spellingRange = module.spellingOf(site);
     std::string_view spelling = slice(text, spellingRange);
     bool contiguous = spelling.find_first_of(" \t\r\n/") == std::string_view::npos;
     if (contiguous) {
@@ -547,9 +539,7 @@ InstructionShapes checkInstructionShapes(std::string_view text, const Module& mo
     if (unknown) continue;
     std::vector<FormMatch> matches = matchForms(*family, modifiers);
     if (matches.empty()) {
-      ByteRange range{site.opcode.begin, site.modifierCount == 0
-                                             ? site.opcode.end
-                                             : module.modifiers[site.firstModifier + site.modifierCount - 1].end};
+      ByteRange range = module.spellingOf(site);
       shapes.findings.push_back({ShapeProblem::InvalidCombination, instruction, range,
                                  explainCombination(*family, modifiers, slice(text, range)), {}});
       continue;

@@ -39,9 +39,7 @@ void checkForm(const RuleContext& context, std::size_t index, PtxVersion declare
   }
   if (!(declared < *oldest)) return;
   const InstructionSite& site = context.module.instructions[index];
-  ByteRange range{site.opcode.begin, site.modifierCount == 0
-                                         ? site.opcode.end
-                                         : context.module.modifiers[site.firstModifier + site.modifierCount - 1].end};
+  ByteRange range = context.module.spellingOf(site);
   std::string message(1, '\'');
   message += context.textOf(range);
   message += "' requires PTX ISA ";

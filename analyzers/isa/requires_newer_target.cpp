@@ -37,9 +37,7 @@ void checkForm(const RuleContext& context, std::size_t index, const TargetArch& 
     }
   }
   const InstructionSite& site = context.module.instructions[index];
-  ByteRange range{site.opcode.begin, site.modifierCount == 0
-                                         ? site.opcode.end
-                                         : context.module.modifiers[site.firstModifier + site.modifierCount - 1].end};
+  ByteRange range = context.module.spellingOf(site);
   std::string message(1, '\'');
   message += context.textOf(range);
   message += "' requires .target ";

@@ -168,6 +168,12 @@ struct Module {
   // kept ordered by start too.
   std::vector<SymbolId> symbolsByPosition;
 
+  // The opcode and modifiers of an instruction as written (`ld.global.u32`).
+  ByteRange spellingOf(const InstructionSite& site) const {
+    return {site.opcode.begin,
+            site.modifierCount == 0 ? site.opcode.end : modifiers[site.firstModifier + site.modifierCount - 1].end};
+  }
+
   // The symbol a byte offset names (a declaration or a reference), or kNoSymbol.
   SymbolId symbolAt(std::uint32_t offset) const;
 };
