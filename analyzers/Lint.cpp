@@ -1,33 +1,47 @@
-// Lint: guards (binary and oversized input), then parse and collect diagnostics.
+// Lint: guards (binary and oversized input), then parse and collect diagnostics; and the
+// incremental path that re-checks one edited function.
 #include "Lint.h"
 
 #include <algorithm>
 #include <string>
 
+#include "Registry.h"
 #include "RuleContext.h"
+#include "syntax/SyntaxKinds.h"
 
 namespace ptx {
+namespace {
 
-LintResult lintText(std::string_view text, const LintOptions& options) {
+bool byPosition(const Diagnostic& a, const Diagnostic& b) { return a.range.begin < b.range.begin; }
+
+// Applies the project's rule settings: disabled rules are dropped, severities overridden.
+void applyRuleSettings(std::vector<Diagnostic>& diagnostics, const LintOptions& options) {
+  if (options.rules.empty()) return;
+  std::erase_if(diagnostics, [&](Diagnostic& diagnostic) {
+    auto it = options.rules.find(diagnostic.rule);
+    if (it == options.rules.end()) return false;
+    if (!it->second.enabled) return true;
+    if (it->second.severity) diagnostic.severity = *it->second.severity;
+    return false;
+  });
+}
+
+// The pipeline after parsing. With `focus`, the model walks only the bodies overlapping it
+// and syntax diagnostics cover only the module items overlapping it.
+LintResult runPipeline(std::string_view text, SyntaxTree tree, const LintOptions& options,
+                       std::optional<ByteRange> focus) {
   LintResult result;
-  if (looksBinary(text)) {
-    result.diagnostics.push_back(binaryFileDiagnostic(text));
-    return result;
-  }
-  if (options.maxTextBytes != 0 && text.size() > options.maxTextBytes) {
-    Diagnostic tooLarge;
-    tooLarge.rule = "SYN007";
-    tooLarge.severity = Severity::Error;
-    tooLarge.category = Category::Syntax;
-    tooLarge.message = "file is " + std::to_string(text.size() >> 20) + " MiB, over the " +
-                       std::to_string(options.maxTextBytes >> 20) + " MiB limit; not parsed";
-    result.diagnostics.push_back(std::move(tooLarge));
-    return result;
-  }
-  result.tree = parseSyntax(text, options.parse);
-  result.diagnostics = collectSyntaxDiagnostics(text, result.tree, options.syntax);
+  result.tree = std::move(tree);
+  result.focus = focus;
+  result.diagnostics = focus ? collectSyntaxDiagnostics(text, result.tree, options.syntax, *focus)
+                             : collectSyntaxDiagnostics(text, result.tree, options.syntax);
   if (!result.tree.isComplete()) return result;
-  result.module = buildModule(text, result.tree);
+  result.module = buildModule(text, result.tree, focus);
+  if (options.targetOverride) {
+    // The override stands in for the module's own `.target` list.
+    ByteRange where = result.module.header.target.value_or(ByteRange{0, 0});
+    result.module.header.targets = {{*options.targetOverride, where}};
+  }
   InstructionShapes shapes = checkInstructionShapes(text, result.module);
   RuleContext context{text, result.tree, result.module, shapes, result.diagnostics};
   checkModuleHeader(context);
@@ -46,9 +60,156 @@ LintResult lintText(std::string_view text, const LintOptions& options) {
   checkDuplicateDeclaration(context);
   checkUndefinedLabel(context);
   checkUndeclaredFunction(context);
-  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
-                   [](const Diagnostic& a, const Diagnostic& b) { return a.range.begin < b.range.begin; });
+  applyRuleSettings(result.diagnostics, options);
+  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), byPosition);
   return result;
+}
+
+// A diagnostic belongs to the function its start lies in, end included: a missing closing
+// brace is reported right at the function's end. (Items that touch are declined below.)
+bool startsIn(ByteRange range, std::uint32_t begin, std::uint32_t end) {
+  return range.begin >= begin && range.begin <= end;
+}
+
+// The root's children (module items and top-level comments), in order.
+std::vector<TSNode> moduleItems(const SyntaxTree& tree) {
+  std::vector<TSNode> items;
+  TSNode root = tree.root();
+  if (ts_node_is_null(root)) return items;
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      items.push_back(ts_tree_cursor_current_node(&cursor));
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+  return items;
+}
+
+}  // namespace
+
+LintResult lintText(std::string_view text, const LintOptions& options) {
+  LintResult result;
+  if (looksBinary(text)) {
+    result.diagnostics.push_back(binaryFileDiagnostic(text));
+    return result;
+  }
+  if (options.maxTextBytes != 0 && text.size() > options.maxTextBytes) {
+    Diagnostic tooLarge;
+    tooLarge.rule = "SYN007";
+    tooLarge.severity = Severity::Error;
+    tooLarge.category = Category::Syntax;
+    tooLarge.message = "file is " + std::to_string(text.size() >> 20) + " MiB, over the " +
+                       std::to_string(options.maxTextBytes >> 20) + " MiB limit; not parsed";
+    result.diagnostics.push_back(std::move(tooLarge));
+    return result;
+  }
+  return runPipeline(text, parseSyntax(text, options.parse), options, std::nullopt);
+}
+
+LintResult lintTree(std::string_view text, SyntaxTree tree, const LintOptions& options) {
+  if (looksBinary(text) || (options.maxTextBytes != 0 && text.size() > options.maxTextBytes)) {
+    return lintText(text, options);
+  }
+  return runPipeline(text, std::move(tree), options, std::nullopt);
+}
+
+ChangedSpan ChangedSpan::then(std::uint32_t editBegin, std::uint32_t editEnd, std::uint32_t insertedBytes) const {
+  ChangedSpan next;
+  next.begin = std::min(begin, editBegin);
+  // The region of the current text the two changes cover, and what it was in the old text:
+  // bytes past newEnd are unchanged old bytes shifted by the first change.
+  std::uint32_t regionEnd = std::max(newEnd, editEnd);
+  next.oldEnd = oldEnd + (regionEnd - newEnd);
+  next.newEnd = regionEnd + insertedBytes - (editEnd - editBegin);
+  return next;
+}
+
+std::optional<LintResult> relintChangedFunction(std::string_view newText, const SyntaxTree& newTree,
+                                                const LintResult& previous, ChangedSpan change,
+                                                const LintOptions& options) {
+  if (!previous.tree.isComplete() || !newTree.isComplete() || looksBinary(newText)) return std::nullopt;
+  if (options.maxTextBytes != 0 && newText.size() > options.maxTextBytes) return std::nullopt;
+  std::vector<TSNode> oldItems = moduleItems(previous.tree);
+  std::vector<TSNode> newItems = moduleItems(newTree);
+  if (oldItems.size() != newItems.size()) return std::nullopt;
+  const SyntaxKinds& kinds = syntaxKinds();
+  auto delta = static_cast<std::int64_t>(change.newEnd) - static_cast<std::int64_t>(change.oldEnd);
+
+  // The one function definition whose body strictly contains the change, old and new.
+  std::optional<std::size_t> edited;
+  for (std::size_t i = 0; i < newItems.size(); ++i) {
+    TSNode item = newItems[i];
+    if (ts_node_start_byte(item) <= change.begin && change.newEnd <= ts_node_end_byte(item)) {
+      edited = i;
+      break;
+    }
+  }
+  if (!edited) return std::nullopt;
+  TSNode newFunction = newItems[*edited];
+  TSNode oldFunction = oldItems[*edited];
+  if (ts_node_symbol(newFunction) != kinds.functionDefinition || ts_node_symbol(oldFunction) != kinds.functionDefinition) {
+    return std::nullopt;
+  }
+  for (auto [function, end] : {std::pair{newFunction, change.newEnd}, std::pair{oldFunction, change.oldEnd}}) {
+    TSNode body = ts_node_child_by_field_id(function, kinds.fields.body);
+    if (ts_node_is_null(body) || ts_node_start_byte(body) >= change.begin || end >= ts_node_end_byte(body)) {
+      return std::nullopt;  // The edit touches the signature or a brace of the body.
+    }
+  }
+  // Every other item must be the same, clean, and only moved.
+  for (std::size_t i = 0; i < newItems.size(); ++i) {
+    if (i == *edited) continue;
+    TSNode now = newItems[i];
+    TSNode before = oldItems[i];
+    std::int64_t shift = i < *edited ? 0 : delta;
+    if (ts_node_symbol(now) != ts_node_symbol(before) || ts_node_has_error(now) || ts_node_has_error(before) ||
+        static_cast<std::int64_t>(ts_node_start_byte(now)) != ts_node_start_byte(before) + shift ||
+        static_cast<std::int64_t>(ts_node_end_byte(now)) != ts_node_end_byte(before) + shift) {
+      return std::nullopt;
+    }
+  }
+
+  std::uint32_t oldBegin = ts_node_start_byte(oldFunction);
+  std::uint32_t oldEnd = ts_node_end_byte(oldFunction);
+  std::uint32_t newBegin = ts_node_start_byte(newFunction);
+  std::uint32_t newEnd = ts_node_end_byte(newFunction);
+  // A neighbour that touches the function would make "which item a diagnostic belongs to"
+  // ambiguous.
+  if (*edited > 0 && ts_node_end_byte(newItems[*edited - 1]) >= newBegin) return std::nullopt;
+  if (*edited + 1 < newItems.size() && ts_node_start_byte(newItems[*edited + 1]) <= newEnd) return std::nullopt;
+  auto shifted = [&](ByteRange range) {
+    if (range.begin < oldEnd) return range;
+    return ByteRange{static_cast<std::uint32_t>(range.begin + delta), static_cast<std::uint32_t>(range.end + delta)};
+  };
+
+  std::vector<Diagnostic> merged;
+  std::size_t syntaxCount = 0;
+  for (const Diagnostic& diagnostic : previous.diagnostics) {
+    if (startsIn(diagnostic.range, oldBegin, oldEnd)) continue;  // Re-checked below.
+    // A diagnostic that reaches into the function depends on what changed.
+    if (diagnostic.range.end > oldBegin && diagnostic.range.begin < oldEnd) return std::nullopt;
+    Diagnostic moved = diagnostic;
+    moved.range = shifted(diagnostic.range);
+    for (RelatedInformation& related : moved.related) {
+      if (related.range.end > oldBegin && related.range.begin < oldEnd) return std::nullopt;
+      related.range = shifted(related.range);
+    }
+    if (moved.category == Category::Syntax) ++syntaxCount;
+    merged.push_back(std::move(moved));
+  }
+
+  LintResult focused = runPipeline(newText, newTree, options, ByteRange{newBegin, newEnd});
+  for (Diagnostic& diagnostic : focused.diagnostics) {
+    if (!startsIn(diagnostic.range, newBegin, newEnd)) continue;
+    if (diagnostic.category == Category::Syntax) ++syntaxCount;
+    merged.push_back(std::move(diagnostic));
+  }
+  // Near the syntax-diagnostic limit the full run would cut differently: let it decide.
+  if (syntaxCount + 1 >= options.syntax.maxDiagnostics) return std::nullopt;
+  std::stable_sort(merged.begin(), merged.end(), byPosition);
+  focused.diagnostics = std::move(merged);
+  return focused;
 }
 
 }  // namespace ptx

@@ -5,6 +5,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -15,19 +19,58 @@
 
 namespace ptx {
 
+// How a project configures one rule (`.ptxls.json`, the server's settings).
+struct RuleSetting {
+  bool enabled = true;
+  std::optional<Severity> severity;  // Overrides the rule's default severity.
+};
+
 struct LintOptions {
   ParseOptions parse;
   SyntaxDiagnosticOptions syntax;
   // Texts larger than this are not parsed; one diagnostic says so (0: no limit).
   std::size_t maxTextBytes = std::size_t{256} << 20;
+  // Keyed by rule code ("ISA004"); Registry's findRule turns names into codes.
+  std::map<std::string, RuleSetting, std::less<>> rules;
+  // Checks instructions against this target ("sm_90a") instead of the module's `.target`.
+  std::optional<std::string> targetOverride;
 };
 
 struct LintResult {
   SyntaxTree tree;  // Empty for binary or oversized input.
   Module module;    // Empty unless the text was parsed completely.
   std::vector<Diagnostic> diagnostics;
+  // Set for an incremental result: `module` then holds every declaration and signature but
+  // only the body of the function in this range (see relintChangedFunction); features that
+  // need other bodies must wait for a full result.
+  std::optional<ByteRange> focus;
 };
 
 LintResult lintText(std::string_view text, const LintOptions& options = {});
+
+// The pipeline after parsing, for callers that parse incrementally themselves.
+LintResult lintTree(std::string_view text, SyntaxTree tree, const LintOptions& options = {});
+
+// One span of a text that changed since an analysis: [begin, oldEnd) of the old text became
+// [begin, newEnd) of the new one. Several edits are merged into the span covering them all.
+struct ChangedSpan {
+  std::uint32_t begin = 0;
+  std::uint32_t oldEnd = 0;
+  std::uint32_t newEnd = 0;
+
+  // The span after a further edit replacing [editBegin, editEnd) of the *new* text with
+  // `insertedBytes` bytes.
+  ChangedSpan then(std::uint32_t editBegin, std::uint32_t editEnd, std::uint32_t insertedBytes) const;
+};
+
+// Incremental re-analysis: when every change since `previous` lies inside the body of one
+// function and the rest of the module kept its shape, re-checks only that function and
+// reuses (shifted) every other diagnostic of `previous`. `newTree` is the reparse of
+// `newText`. Returns nullopt when the change is not so confined; the caller then runs the
+// full pipeline. The diagnostics equal those of lintTree(newText, newTree) (tests check it
+// over corpus files); the module is the focused one described at LintResult::focus.
+std::optional<LintResult> relintChangedFunction(std::string_view newText, const SyntaxTree& newTree,
+                                                const LintResult& previous, ChangedSpan change,
+                                                const LintOptions& options = {});
 
 }  // namespace ptx

@@ -178,7 +178,10 @@ struct Module {
   SymbolId symbolAt(std::uint32_t offset) const;
 };
 
-Module buildModule(std::string_view text, const SyntaxTree& tree);
+// With `bodiesWithin`, only the bodies of functions overlapping that range are walked; every
+// module-level declaration and every function's signature is still recorded. Incremental
+// re-analysis uses it for the one function an edit touched.
+Module buildModule(std::string_view text, const SyntaxTree& tree, std::optional<ByteRange> bodiesWithin = std::nullopt);
 
 // The value of a PTX integer literal (decimal, 0x hex, 0b binary, 0 octal, optional U).
 std::optional<std::uint64_t> parseIntegerLiteral(std::string_view spelled);

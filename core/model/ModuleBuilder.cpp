@@ -94,8 +94,8 @@ namespace {
 
 class Builder {
  public:
-  Builder(std::string_view text, const SyntaxTree& tree)
-      : text_(text), tree_(tree), k_(syntaxKinds()), f_(k_.fields) {}
+  Builder(std::string_view text, const SyntaxTree& tree, std::optional<ByteRange> bodiesWithin)
+      : text_(text), tree_(tree), bodiesWithin_(bodiesWithin), k_(syntaxKinds()), f_(k_.fields) {}
 
   Module build() {
     module_.scopes.push_back({kNoScope, {0, static_cast<std::uint32_t>(text_.size())}, {}, {}});
@@ -372,6 +372,9 @@ class Builder {
     if (isDefinition) info.bodyScope = scope;
     module_.functions.push_back(std::move(info));
     if (!isDefinition) return;
+    if (bodiesWithin_ && (ts_node_end_byte(node) <= bodiesWithin_->begin || ts_node_start_byte(node) >= bodiesWithin_->end)) {
+      return;  // A focused build: this body is outside the edited function.
+    }
     TSNode body = child(node, f_.body);
     std::vector<PendingLabel> pending;
     // The body's top level shares the parameters' scope: a register named like a parameter
@@ -717,6 +720,7 @@ class Builder {
 
   std::string_view text_;
   const SyntaxTree& tree_;
+  std::optional<ByteRange> bodiesWithin_;
   Module module_;
   std::vector<ScopeTable> tables_;
   const SyntaxKinds& k_;
@@ -726,8 +730,8 @@ class Builder {
 
 }  // namespace
 
-Module buildModule(std::string_view text, const SyntaxTree& tree) {
-  return Builder(text, tree).build();
+Module buildModule(std::string_view text, const SyntaxTree& tree, std::optional<ByteRange> bodiesWithin) {
+  return Builder(text, tree, bodiesWithin).build();
 }
 
 }  // namespace ptx

@@ -266,9 +266,9 @@ class Collector {
   std::uint32_t cutoff_ = UINT32_MAX;
 };
 
-void reportNonAscii(Collector& out) {
-  std::string_view text = out.text();
-  std::size_t i = 0;
+void reportNonAscii(Collector& out, ByteRange focus) {
+  std::string_view text = out.text().substr(0, std::min<std::size_t>(focus.end, out.text().size()));
+  std::size_t i = focus.begin;
   while (i < text.size()) {
     if (static_cast<unsigned char>(text[i]) < 0x80) {
       ++i;
@@ -469,9 +469,9 @@ void reportPreprocessorLine(Collector& out, TSNode node);
 
 // Preprocessor lines are extras, which tree-sitter may attach at any depth, so they are
 // found from the text: a line whose first non-blank byte is '#' and whose node is one.
-void reportPreprocessorLines(Collector& out, const SyntaxTree& tree, const SyntaxKinds& kinds) {
-  std::string_view text = out.text();
-  std::size_t lineStart = 0;
+void reportPreprocessorLines(Collector& out, const SyntaxTree& tree, const SyntaxKinds& kinds, ByteRange focus) {
+  std::string_view text = out.text().substr(0, std::min<std::size_t>(focus.end, out.text().size()));
+  std::size_t lineStart = focus.begin;
   while (lineStart < text.size()) {
     std::size_t i = lineStart;
     while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
@@ -540,7 +540,7 @@ void checkOpcode(Collector& out, TSNode instruction, const SyntaxKinds& kinds) {
   out.report("SYN008", rangeOf(opcode), std::move(message));
 }
 
-void walk(Collector& out, const SyntaxTree& tree, const SyntaxKinds& kinds) {
+void walk(Collector& out, const SyntaxTree& tree, const SyntaxKinds& kinds, ByteRange focus) {
   TSTreeCursor cursor = ts_tree_cursor_new(tree.root());
   std::uint32_t depth = 0;
   // One mistake at module level (a '}' that closes a body early) derails every item after
@@ -563,7 +563,8 @@ void walk(Collector& out, const SyntaxTree& tree, const SyntaxKinds& kinds) {
         previousTopLevelDamaged = false;
       }
     }
-    if (suppressed) {
+    bool outsideFocus = depth == 1 && (ts_node_end_byte(node) <= focus.begin || ts_node_start_byte(node) >= focus.end);
+    if (suppressed || outsideFocus) {
       // Skip the whole item.
     } else if (ts_node_is_missing(node)) {
       reportMissing(out, node, ancestorsOf(cursor));
@@ -616,16 +617,21 @@ Diagnostic binaryFileDiagnostic(std::string_view text) {
 
 std::vector<Diagnostic> collectSyntaxDiagnostics(std::string_view text, const SyntaxTree& tree,
                                                  const SyntaxDiagnosticOptions& options) {
+  return collectSyntaxDiagnostics(text, tree, options, ByteRange{0, static_cast<std::uint32_t>(text.size())});
+}
+
+std::vector<Diagnostic> collectSyntaxDiagnostics(std::string_view text, const SyntaxTree& tree,
+                                                 const SyntaxDiagnosticOptions& options, ByteRange focus) {
   Collector out(text, options);
-  reportNonAscii(out);
+  reportNonAscii(out, focus);
   if (!tree.isComplete()) {
     out.report("SYN007", {0, 0},
                "parsing stopped before the end of the file (time limit or cancellation); "
                "no syntax results");
     return out.finish();
   }
-  walk(out, tree, syntaxKinds());
-  reportPreprocessorLines(out, tree, syntaxKinds());
+  walk(out, tree, syntaxKinds(), focus);
+  reportPreprocessorLines(out, tree, syntaxKinds(), focus);
   return out.finish();
 }
 

@@ -29,6 +29,11 @@ bool looksBinary(std::string_view text);
 std::vector<Diagnostic> collectSyntaxDiagnostics(std::string_view text, const SyntaxTree& tree,
                                                  const SyntaxDiagnosticOptions& options = {});
 
+// The same, but only for the module items overlapping `focus` (incremental re-analysis of one
+// edited function: the items outside it keep their earlier diagnostics).
+std::vector<Diagnostic> collectSyntaxDiagnostics(std::string_view text, const SyntaxTree& tree,
+                                                 const SyntaxDiagnosticOptions& options, ByteRange focus);
+
 // The single diagnostic reported for binary input.
 Diagnostic binaryFileDiagnostic(std::string_view text);
 

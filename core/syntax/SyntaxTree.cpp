@@ -116,12 +116,19 @@ SyntaxTree parseSyntax(std::string_view text, const ParseOptions& options) {
 
 SyntaxTree reparseSyntax(const SyntaxTree& old, std::string_view newText, const SyntaxEdit& edit,
                          const ParseOptions& options) {
+  return reparseSyntax(old, newText, std::span<const SyntaxEdit>(&edit, 1), options);
+}
+
+SyntaxTree reparseSyntax(const SyntaxTree& old, std::string_view newText, std::span<const SyntaxEdit> edits,
+                         const ParseOptions& options) {
   if (!old.tree_ || !old.complete_) return parseSyntax(newText, options);
   // ts_tree_edit mutates, and `old` may be shared with readers: edit a cheap copy.
   TSTree* edited = ts_tree_copy(old.tree_.get());
-  TSInputEdit input{edit.startByte, edit.oldEndByte, edit.newEndByte,
-                    edit.start,     edit.oldEnd,     edit.newEnd};
-  ts_tree_edit(edited, &input);
+  for (const SyntaxEdit& edit : edits) {
+    TSInputEdit input{edit.startByte, edit.oldEndByte, edit.newEndByte,
+                      edit.start,     edit.oldEnd,     edit.newEnd};
+    ts_tree_edit(edited, &input);
+  }
   TSTree* tree = runParser(edited, newText, options);
   ts_tree_delete(edited);
   SyntaxTree result;

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 
 #include <tree_sitter/api.h>
@@ -52,7 +53,7 @@ class SyntaxTree {
 
   friend SyntaxTree parseSyntax(std::string_view text, const ParseOptions& options);
   friend SyntaxTree reparseSyntax(const SyntaxTree& old, std::string_view newText,
-                                  const SyntaxEdit& edit, const ParseOptions& options);
+                                  std::span<const SyntaxEdit> edits, const ParseOptions& options);
 
  private:
   struct Deleter {
@@ -67,6 +68,10 @@ SyntaxTree parseSyntax(std::string_view text, const ParseOptions& options = {});
 // Reparses `newText` reusing the unchanged parts of `old`. `edit` turns the old text into
 // `newText`. `old` itself is left untouched.
 SyntaxTree reparseSyntax(const SyntaxTree& old, std::string_view newText, const SyntaxEdit& edit,
+                         const ParseOptions& options = {});
+
+// The same for a sequence of edits, applied in order (a burst of typing between two parses).
+SyntaxTree reparseSyntax(const SyntaxTree& old, std::string_view newText, std::span<const SyntaxEdit> edits,
                          const ParseOptions& options = {});
 
 }  // namespace ptx
