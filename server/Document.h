@@ -1,12 +1,16 @@
-// Document: one open text document — its text, version and latest analysis.
+// Document: one open text document as the client last described it, and the immutable
+// analyses computed from snapshots of it.
 //
-// Edits are applied to the text immediately (the text is the source of truth; no edit is
-// ever lost); analysis runs on the current text and is replaced wholesale.
+// The text is the source of truth and is edited in place as changes arrive, so no edit is
+// ever lost or reordered. Analyses are immutable (shared with worker threads and with
+// requests being answered); each remembers the text and version it was computed from.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "Lint.h"
 #include "protocol/Positions.h"
@@ -19,6 +23,35 @@ struct Range {
   Position end;
 };
 
+// One analysis of one version of a document.
+struct Analysis {
+  Analysis(std::shared_ptr<const std::string> analyzedText, std::int64_t analyzedVersion, LintResult analyzed)
+      : text(std::move(analyzedText)), version(analyzedVersion), lines(*text), result(std::move(analyzed)) {}
+
+  std::shared_ptr<const std::string> text;
+  std::int64_t version;
+  LineIndex lines;  // Over *text.
+  LintResult result;
+
+  // A full analysis has every function's body in its model; an incremental one only the
+  // edited function's (see LintResult::focus).
+  bool isFull() const { return !result.focus; }
+  // Whether the model can answer questions about [begin, end).
+  bool covers(std::uint32_t begin, std::uint32_t end) const {
+    return !result.focus || (begin >= result.focus->begin && end <= result.focus->end);
+  }
+};
+
+// What a worker needs to analyze the current text: a copy of it and the edits since the
+// previous snapshot (to reparse incrementally and re-check only what changed).
+struct Snapshot {
+  std::shared_ptr<const std::string> text;
+  std::int64_t version = 0;
+  std::vector<SyntaxEdit> edits;       // Since the previous snapshot, in order.
+  std::optional<ChangedSpan> changed;  // Their union; empty when nothing changed or `fresh`.
+  bool fresh = true;                   // No usable earlier snapshot: parse from scratch.
+};
+
 class Document {
  public:
   Document(std::string uri, std::string text, std::int64_t version);
@@ -26,21 +59,28 @@ class Document {
   const std::string& uri() const { return uri_; }
   const std::string& text() const { return text_; }
   std::int64_t version() const { return version_; }
-  const LineIndex& lines() const { return *lines_; }
+  const LineIndex& lines() const { return lines_; }
 
   // Replaces `range` (or the whole text when absent) with `newText`.
   void applyChange(const std::optional<Range>& range, std::string_view newText, PositionEncoding encoding);
   void setVersion(std::int64_t version) { version_ = version; }
 
-  // Lints the current text (cheap to call again: it only runs when the text changed).
-  const LintResult& analysis();
+  // True when the text changed since the last snapshot.
+  bool hasUnsnapshottedChanges() const { return dirty_; }
+  // Copies the current text and hands over the edits collected since the last snapshot.
+  Snapshot takeSnapshot();
+  // Forgets the edit history: the next analysis starts from a fresh parse.
+  void forgetEdits();
 
  private:
   std::string uri_;
   std::string text_;
   std::int64_t version_;
-  std::optional<LineIndex> lines_;
-  std::optional<LintResult> analysis_;
+  LineIndex lines_;
+  bool dirty_ = true;
+  bool historyLost_ = true;  // No earlier snapshot to edit from.
+  std::vector<SyntaxEdit> edits_;
+  std::optional<ChangedSpan> changed_;
 };
 
 }  // namespace ptx::lsp

@@ -1,7 +1,9 @@
-// Server: JSON-RPC dispatch and the LSP lifecycle.
+// Server: JSON-RPC dispatch, the LSP lifecycle, and the JSON shape of every feature.
 #include "Server.h"
 
 #include <exception>
+#include <fstream>
+#include <sstream>
 
 #include "features/DocumentSymbols.h"
 #include "features/Folding.h"
@@ -35,6 +37,8 @@ std::string stringMember(const json& object, const char* key) {
   return value.get<std::string>();
 }
 
+std::string documentUri(const json& params) { return stringMember(member(params, "textDocument"), "uri"); }
+
 Position positionOf(const json& value) {
   const json& line = member(value, "line");
   const json& character = member(value, "character");
@@ -46,12 +50,9 @@ Position positionOf(const json& value) {
   return {clamp(line.get<long long>()), clamp(character.get<long long>())};
 }
 
-json toJson(Position position) { return {{"line", position.line}, {"character", position.character}}; }
+Range rangeOf(const json& value) { return {positionOf(member(value, "start")), positionOf(member(value, "end"))}; }
 
-json rangeJson(const Document& document, ByteRange range, PositionEncoding encoding) {
-  return {{"start", toJson(positionAt(document.text(), document.lines(), range.begin, encoding))},
-          {"end", toJson(positionAt(document.text(), document.lines(), range.end, encoding))}};
-}
+json toJson(Position position) { return {{"line", position.line}, {"character", position.character}}; }
 
 int severityCode(Severity severity) {
   switch (severity) {
@@ -63,7 +64,62 @@ int severityCode(Severity severity) {
   return 1;
 }
 
+// Where rule documentation lives, for diagnostics' codeDescription links.
+constexpr std::string_view kRuleDocsBase = "https://github.com/ptxls/ptxls/blob/main/docs/rules.md#";
+
+bool isTrue(const json& object, std::initializer_list<const char*> path) {
+  const json* at = &object;
+  for (const char* key : path) {
+    if (!at->is_object() || !at->contains(key)) return false;
+    at = &(*at)[key];
+  }
+  return at->is_boolean() && at->get<bool>();
+}
+
+bool hasMember(const json& object, std::initializer_list<const char*> path) {
+  const json* at = &object;
+  for (const char* key : path) {
+    if (!at->is_object() || !at->contains(key)) return false;
+    at = &(*at)[key];
+  }
+  return true;
+}
+
 }  // namespace
+
+// Byte offset ↔ LSP conversions against one analysis's text.
+namespace {
+
+std::uint32_t offsetIn(const Analysis& analysis, Position position, PositionEncoding encoding) {
+  return offsetAt(*analysis.text, analysis.lines, position, encoding);
+}
+
+json rangeJson(const Analysis& analysis, ByteRange range, PositionEncoding encoding) {
+  return {{"start", toJson(positionAt(*analysis.text, analysis.lines, range.begin, encoding))},
+          {"end", toJson(positionAt(*analysis.text, analysis.lines, range.end, encoding))}};
+}
+
+}  // namespace
+
+Server::Server(Sender send, SchedulerOptions scheduling) : send_(std::move(send)) {
+  routes_ = {
+      {"textDocument/hover", {Need::Local, &Server::hover}},
+      {"textDocument/definition", {Need::Local, &Server::definition}},
+      {"textDocument/declaration", {Need::Local, &Server::definition}},
+      {"textDocument/references", {Need::Full, &Server::references}},
+      {"textDocument/documentHighlight", {Need::Local, &Server::highlights}},
+      {"textDocument/documentSymbol", {Need::Full, &Server::documentSymbols}},
+      {"textDocument/foldingRange", {Need::Text, &Server::foldingRanges}},
+      {"textDocument/selectionRange", {Need::Text, &Server::selectionRanges}},
+      {"textDocument/diagnostic", {Need::Text, &Server::pullDiagnostics}},
+  };
+  scheduler_ = std::make_unique<Scheduler>(
+      scheduling, [this](const std::string& uri, const std::shared_ptr<const Analysis>& analysis) {
+        onAnalysis(uri, analysis);
+      });
+}
+
+Server::~Server() { scheduler_.reset(); }
 
 void Server::handle(std::string_view body) {
   json message = json::parse(body, nullptr, /*allow_exceptions=*/false);
@@ -82,7 +138,7 @@ void Server::handle(std::string_view body) {
     return;
   }
   if (!message.contains("method") || !message["method"].is_string()) {
-    // A response to a request we sent (none yet) or garbage: only requests get an error.
+    // A response to a request we sent (progress tokens) or garbage: only requests get an error.
     if (hasId && !message.contains("result") && !message.contains("error")) {
       replyError(id, kInvalidRequest, "a request needs a 'method' string");
     }
@@ -112,7 +168,9 @@ void Server::handle(std::string_view body) {
 }
 
 void Server::handleBadFrame(std::string_view problem) {
-  replyError(nullptr, kParseError, std::string("bad message header: ") + std::string(problem));
+  std::string message = "bad message header: ";
+  message += problem;
+  replyError(nullptr, kParseError, message);
 }
 
 void Server::request(const json& id, const std::string& method, const json& params) {
@@ -134,25 +192,23 @@ void Server::request(const json& id, const std::string& method, const json& para
     return;
   }
   if (method == "shutdown") {
+    // Requests that arrived before shutdown still get their answers (and diagnostics their
+    // last publish) before the client is told it may exit.
+    waitIdle();
     shutdownRequested_ = true;
     reply(id, nullptr);
-  } else if (method == "textDocument/hover") {
-    reply(id, hover(params));
-  } else if (method == "textDocument/definition" || method == "textDocument/declaration") {
-    reply(id, definition(params));
-  } else if (method == "textDocument/references") {
-    reply(id, references(params, /*highlights=*/false));
-  } else if (method == "textDocument/documentHighlight") {
-    reply(id, references(params, /*highlights=*/true));
-  } else if (method == "textDocument/documentSymbol") {
-    reply(id, documentSymbols(params));
-  } else if (method == "textDocument/foldingRange") {
-    reply(id, foldingRanges(params));
-  } else if (method == "textDocument/selectionRange") {
-    reply(id, selectionRanges(params));
-  } else {
-    replyError(id, kMethodNotFound, "unknown method '" + method + "'");
+    return;
   }
+  if (method == "workspace/symbol") {
+    reply(id, workspaceSymbols(params));
+    return;
+  }
+  auto route = routes_.find(method);
+  if (route == routes_.end()) {
+    replyError(id, kMethodNotFound, "unknown method '" + method + "'");
+    return;
+  }
+  documentRequest(id, method, route->second, params);
 }
 
 void Server::notification(const std::string& method, const json& params) {
@@ -162,30 +218,40 @@ void Server::notification(const std::string& method, const json& params) {
   }
   // Before initialize, notifications are dropped (LSP 3.17, "initialize" request).
   if (!initialized_ || shutdownRequested_) return;
-  if (method == "initialized" || method == "$/cancelRequest" || method == "$/setTrace") return;
   if (method == "textDocument/didOpen") {
     didOpen(params);
   } else if (method == "textDocument/didChange") {
     didChange(params);
   } else if (method == "textDocument/didClose") {
     didClose(params);
+  } else if (method == "workspace/didChangeConfiguration") {
+    didChangeConfiguration(params);
+  } else if (method == "$/cancelRequest") {
+    cancel(params);
   }
-  // Other notifications (workspace/didChangeConfiguration, ...) are not used yet.
+  // Others (initialized, $/setTrace, didSave, ...) need nothing from us.
 }
 
 json Server::initialize(const json& params) {
+  const json capabilities = params.is_object() && params.contains("capabilities") ? params["capabilities"] : json::object();
   // Prefer UTF-8 positions when the client offers them: no transcoding on our side.
-  if (params.is_object() && params.contains("capabilities")) {
-    const json& capabilities = params["capabilities"];
-    if (capabilities.is_object() && capabilities.contains("general") && capabilities["general"].is_object() &&
-        capabilities["general"].contains("positionEncodings") &&
-        capabilities["general"]["positionEncodings"].is_array()) {
-      for (const json& encoding : capabilities["general"]["positionEncodings"]) {
-        if (encoding == "utf-8") encoding_ = PositionEncoding::Utf8;
-      }
+  if (hasMember(capabilities, {"general", "positionEncodings"}) &&
+      capabilities["general"]["positionEncodings"].is_array()) {
+    for (const json& encoding : capabilities["general"]["positionEncodings"]) {
+      if (encoding == "utf-8") encoding_ = PositionEncoding::Utf8;
     }
   }
-  json capabilities = {
+  // A client that pulls diagnostics would show pushed ones twice.
+  pushDiagnostics_ = !hasMember(capabilities, {"textDocument", "diagnostic"});
+  progressSupported_ = isTrue(capabilities, {"window", "workDoneProgress"});
+  if (params.is_object() && params.contains("initializationOptions")) {
+    for (const std::string& problem : mergeSettings(clientSettings_, params["initializationOptions"])) {
+      log(2, "initializationOptions: " + problem);
+    }
+  }
+  scheduler_->setOptions({clientSettings_.debounce, SchedulerOptions{}.fullDelay, 0});
+
+  json result = {
       {"positionEncoding", encoding_ == PositionEncoding::Utf8 ? "utf-8" : "utf-16"},
       {"textDocumentSync", {{"openClose", true}, {"change", 2}}},
       {"hoverProvider", true},
@@ -194,10 +260,36 @@ json Server::initialize(const json& params) {
       {"referencesProvider", true},
       {"documentHighlightProvider", true},
       {"documentSymbolProvider", true},
+      {"workspaceSymbolProvider", true},
       {"foldingRangeProvider", true},
       {"selectionRangeProvider", true},
+      {"diagnosticProvider", {{"interFileDependencies", false}, {"workspaceDiagnostics", false}}},
   };
-  return {{"capabilities", capabilities}, {"serverInfo", {{"name", "ptxls"}, {"version", PTXLS_VERSION}}}};
+  return {{"capabilities", result}, {"serverInfo", {{"name", "ptxls"}, {"version", PTXLS_VERSION}}}};
+}
+
+Settings Server::settingsFor(const std::string& uri) {
+  Settings settings = clientSettings_;
+  auto path = pathOfUri(uri);
+  if (!path) return settings;
+  auto projectFile = findProjectFile(*path);
+  if (!projectFile) return settings;
+  std::ifstream in(*projectFile);
+  std::stringstream contents;
+  contents << in.rdbuf();
+  json project = json::parse(contents.str(), nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
+  if (project.is_discarded()) {
+    log(1, projectFile->string() + ": not valid JSON; ignored");
+    return settings;
+  }
+  for (const std::string& problem : mergeSettings(settings, project)) log(2, projectFile->string() + ": " + problem);
+  return settings;
+}
+
+void Server::applySettingsToOpenDocuments() {
+  for (const std::string& uri : scheduler_->openDocuments()) {
+    scheduler_->setLintOptions(uri, lintOptionsFor(settingsFor(uri)));
+  }
 }
 
 void Server::didOpen(const json& params) {
@@ -206,100 +298,295 @@ void Server::didOpen(const json& params) {
   std::string text = stringMember(item, "text");
   const json& version = member(item, "version");
   if (!version.is_number_integer()) throw InvalidParams("'version' must be an integer");
-  auto document = std::make_unique<Document>(uri, std::move(text), version.get<std::int64_t>());
-  Document& opened = *document;
-  documents_[uri] = std::move(document);
-  publishDiagnostics(opened);
+  // Large files take a moment the first time: show progress where the client can.
+  if (progressSupported_ && text.size() >= (std::size_t{1} << 20)) {
+    std::string token = "ptxls/open/" + std::to_string(nextServerRequestId_);
+    sendRequest("window/workDoneProgress/create", {{"token", token}});
+    notify("$/progress", {{"token", token},
+                          {"value", {{"kind", "begin"}, {"title", "Analyzing"}, {"message", uri}, {"cancellable", false}}}});
+    std::lock_guard lock(deferredMutex_);
+    openProgress_[uri] = token;
+  }
+  {
+    std::lock_guard lock(deferredMutex_);
+    lastPublished_.erase(uri);
+  }
+  scheduler_->open(uri, std::move(text), version.get<std::int64_t>(), lintOptionsFor(settingsFor(uri)));
 }
 
 void Server::didChange(const json& params) {
   const json& identifier = member(params, "textDocument");
   std::string uri = stringMember(identifier, "uri");
-  Document* document = find(uri);
-  if (document == nullptr) {
-    log(2, "didChange for a document that is not open: " + uri);
-    return;
-  }
   const json& changes = member(params, "contentChanges");
   if (!changes.is_array()) throw InvalidParams("'contentChanges' must be an array");
   // Validate every change before applying any, so a bad batch leaves the text untouched.
+  std::vector<std::pair<std::optional<Range>, std::string>> parsed;
   for (const json& change : changes) {
-    stringMember(change, "text");
-    if (change.contains("range")) {
-      positionOf(member(change["range"], "start"));
-      positionOf(member(change["range"], "end"));
-    }
-  }
-  for (const json& change : changes) {
+    std::string text = stringMember(change, "text");
     std::optional<Range> range;
-    if (change.contains("range")) {
-      range = Range{positionOf(change["range"]["start"]), positionOf(change["range"]["end"])};
-    }
-    document->applyChange(range, change["text"].get<std::string>(), encoding_);
+    if (change.contains("range")) range = rangeOf(change["range"]);
+    parsed.emplace_back(range, std::move(text));
   }
+  std::optional<std::int64_t> version;
   if (identifier.contains("version") && identifier["version"].is_number_integer()) {
-    document->setVersion(identifier["version"].get<std::int64_t>());
+    version = identifier["version"].get<std::int64_t>();
   }
-  publishDiagnostics(*document);
+  bool open = scheduler_->edit(uri, [&](Document& document) {
+    if (version && *version <= document.version()) {
+      // Versions only grow (LSP 3.17); an older one means the client and we disagree.
+      log(2, "didChange for " + uri + " has version " + std::to_string(*version) + ", not after " +
+                 std::to_string(document.version()) + "; applied anyway");
+    }
+    for (const auto& [range, text] : parsed) document.applyChange(range, text, encoding_);
+    if (version) document.setVersion(*version);
+  });
+  if (!open) log(2, "didChange for a document that is not open: " + uri);
 }
 
 void Server::didClose(const json& params) {
-  std::string uri = stringMember(member(params, "textDocument"), "uri");
-  if (documents_.erase(uri) > 0) notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
+  std::string uri = documentUri(params);
+  if (!scheduler_->close(uri)) return;
+  std::vector<Deferred> orphans;
+  {
+    std::lock_guard lock(deferredMutex_);
+    if (auto it = deferred_.find(uri); it != deferred_.end()) {
+      orphans = std::move(it->second);
+      deferred_.erase(it);
+    }
+    lastPublished_.erase(uri);
+    openProgress_.erase(uri);
+  }
+  deferredDrained_.notify_all();
+  for (const Deferred& request : orphans) replyError(request.id, kInvalidParams, "document was closed: " + uri);
+  if (pushDiagnostics_) notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
 }
 
-json Server::hover(const json& params) {
-  std::string uri = stringMember(member(params, "textDocument"), "uri");
-  Position position = positionOf(member(params, "position"));
-  Document* document = find(uri);
-  if (document == nullptr) throw InvalidParams("document is not open: " + uri);
-  std::uint32_t offset = offsetAt(document->text(), document->lines(), position, encoding_);
-  auto result = hoverAt(document->text(), document->analysis(), offset);
+void Server::didChangeConfiguration(const json& params) {
+  if (params.is_object() && params.contains("settings")) {
+    Settings updated = clientSettings_;
+    for (const std::string& problem : mergeSettings(updated, params["settings"])) log(2, "settings: " + problem);
+    clientSettings_ = updated;
+    scheduler_->setOptions({clientSettings_.debounce, SchedulerOptions{}.fullDelay, 0});
+  }
+  applySettingsToOpenDocuments();
+}
+
+void Server::cancel(const json& params) {
+  if (!params.is_object() || !params.contains("id")) return;
+  const json& id = params["id"];
+  std::optional<Deferred> cancelled;
+  {
+    std::lock_guard lock(deferredMutex_);
+    for (auto& [uri, requests] : deferred_) {
+      auto it = std::find_if(requests.begin(), requests.end(), [&](const Deferred& d) { return d.id == id; });
+      if (it != requests.end()) {
+        cancelled = std::move(*it);
+        requests.erase(it);
+        break;
+      }
+    }
+  }
+  deferredDrained_.notify_all();
+  // A request already answered is not cancelled; LSP allows either.
+  if (cancelled) replyError(cancelled->id, kRequestCancelled, "request cancelled");
+}
+
+std::shared_ptr<const Analysis> Server::usableAnalysis(const Scheduler::View& view, Need need, const json& params) const {
+  if (view.full && view.full->version == view.version) return view.full;
+  if (!view.latest || view.latest->version != view.version) return nullptr;
+  if (need == Need::Text || view.latest->isFull()) return view.latest;
+  if (need == Need::Full) return nullptr;
+  // Local: the incremental model answers inside the function it re-checked.
+  if (params.is_object() && params.contains("position")) {
+    std::uint32_t offset = offsetIn(*view.latest, positionOf(params["position"]), encoding_);
+    if (view.latest->covers(offset, offset)) return view.latest;
+  } else if (params.is_object() && params.contains("range")) {
+    Range range = rangeOf(params["range"]);
+    if (view.latest->covers(offsetIn(*view.latest, range.start, encoding_), offsetIn(*view.latest, range.end, encoding_))) {
+      return view.latest;
+    }
+  }
+  return nullptr;
+}
+
+void Server::documentRequest(const json& id, const std::string& method, const Route& route, const json& params) {
+  std::string uri = documentUri(params);
+  if (params.contains("position")) positionOf(params["position"]);  // Validate before waiting.
+  std::shared_ptr<const Analysis> analysis;
+  {
+    std::lock_guard lock(deferredMutex_);
+    Scheduler::View view = scheduler_->view(uri);
+    if (!view.open) throw InvalidParams("document is not open: " + uri);
+    analysis = usableAnalysis(view, route.need, params);
+    if (!analysis) deferred_[uri].push_back({id, method, params});
+  }
+  if (!analysis) {
+    scheduler_->hurry(uri, route.need != Need::Text);
+    return;
+  }
+  answer(id, method, route, *analysis, params);
+}
+
+void Server::answer(const json& id, const std::string& method, const Route& route, const Analysis& analysis,
+                    const json& params) {
+  try {
+    reply(id, (this->*route.handler)(analysis, params));
+  } catch (const InvalidParams& error) {
+    replyError(id, kInvalidParams, error.message);
+  } catch (const std::exception& error) {
+    replyError(id, kInternalError, method + ": " + error.what());
+  }
+}
+
+void Server::onAnalysis(const std::string& uri, const std::shared_ptr<const Analysis>& analysis) {
+  std::vector<std::pair<Deferred, std::shared_ptr<const Analysis>>> ready;
+  std::string progressToken;
+  bool publish = false;
+  {
+    std::lock_guard lock(deferredMutex_);
+    Scheduler::View view = scheduler_->view(uri);
+    if (!view.open) return;
+    if (analysis->version == view.version) {
+      publish = pushDiagnostics_;
+      if (auto it = openProgress_.find(uri); it != openProgress_.end()) {
+        progressToken = it->second;
+        openProgress_.erase(it);
+      }
+    }
+    if (auto it = deferred_.find(uri); it != deferred_.end()) {
+      auto& waiting = it->second;
+      for (auto request = waiting.begin(); request != waiting.end();) {
+        const Route& route = routes_.find(request->method)->second;
+        std::shared_ptr<const Analysis> usable;
+        try {
+          usable = usableAnalysis(view, route.need, request->params);
+        } catch (const std::exception&) {
+          usable = view.latest;  // Bad params: let the handler report them.
+        }
+        if (usable) {
+          ready.emplace_back(std::move(*request), usable);
+          request = waiting.erase(request);
+        } else {
+          ++request;
+        }
+      }
+      if (waiting.empty()) deferred_.erase(it);
+    }
+  }
+  if (publish) publishDiagnostics(uri, *analysis);
+  if (!progressToken.empty()) notify("$/progress", {{"token", progressToken}, {"value", {{"kind", "end"}}}});
+  for (auto& [request, usable] : ready) answer(request.id, request.method, routes_.find(request.method)->second, *usable, request.params);
+  if (!ready.empty()) deferredDrained_.notify_all();
+  // Requests still waiting need the full analysis that follows an incremental one.
+  bool stillWaiting = false;
+  {
+    std::lock_guard lock(deferredMutex_);
+    stillWaiting = deferred_.contains(uri);
+  }
+  if (stillWaiting) scheduler_->hurry(uri, true);
+}
+
+void Server::waitIdle() {
+  scheduler_->waitIdle();
+  std::unique_lock lock(deferredMutex_);
+  deferredDrained_.wait_for(lock, std::chrono::seconds(30), [&] { return deferred_.empty(); });
+}
+
+json Server::diagnosticsJson(const Analysis& analysis) const {
+  json diagnostics = json::array();
+  for (const Diagnostic& diagnostic : analysis.result.diagnostics) {
+    std::string link(kRuleDocsBase);
+    link += diagnostic.rule;
+    json item = {{"range", rangeJson(analysis, diagnostic.range, encoding_)},
+                 {"severity", severityCode(diagnostic.severity)},
+                 {"code", diagnostic.rule},
+                 {"codeDescription", {{"href", link}}},
+                 {"source", "ptxls"},
+                 {"message", diagnostic.message}};
+    if (!diagnostic.related.empty()) {
+      json related = json::array();
+      for (const RelatedInformation& info : diagnostic.related) {
+        related.push_back({{"location", {{"uri", "PLACEHOLDER"}, {"range", rangeJson(analysis, info.range, encoding_)}}},
+                           {"message", info.message}});
+      }
+      item["relatedInformation"] = std::move(related);
+    }
+    diagnostics.push_back(std::move(item));
+  }
+  return diagnostics;
+}
+
+void Server::publishDiagnostics(const std::string& uri, const Analysis& analysis) {
+  json diagnostics = diagnosticsJson(analysis);
+  for (json& item : diagnostics) {
+    if (item.contains("relatedInformation")) {
+      for (json& related : item["relatedInformation"]) related["location"]["uri"] = uri;
+    }
+  }
+  json params = {{"uri", uri}, {"version", analysis.version}, {"diagnostics", std::move(diagnostics)}};
+  std::string body = params.dump(-1, ' ', false, json::error_handler_t::replace);
+  {
+    // An incremental result followed by the full one for the same version usually says the
+    // same thing: publish it once.
+    std::lock_guard lock(deferredMutex_);
+    std::string& last = lastPublished_[uri];
+    if (last == body) return;
+    last = body;
+  }
+  notify("textDocument/publishDiagnostics", std::move(params));
+}
+
+json Server::pullDiagnostics(const Analysis& analysis, const json& params) {
+  std::string resultId = std::to_string(analysis.version) + (analysis.isFull() ? "f" : "i");
+  if (params.contains("previousResultId") && params["previousResultId"] == resultId) {
+    return {{"kind", "unchanged"}, {"resultId", resultId}};
+  }
+  json items = diagnosticsJson(analysis);
+  std::string uri = documentUri(params);
+  for (json& item : items) {
+    if (item.contains("relatedInformation")) {
+      for (json& related : item["relatedInformation"]) related["location"]["uri"] = uri;
+    }
+  }
+  return {{"kind", "full"}, {"resultId", resultId}, {"items", std::move(items)}};
+}
+
+json Server::hover(const Analysis& analysis, const json& params) {
+  std::uint32_t offset = offsetIn(analysis, positionOf(member(params, "position")), encoding_);
+  auto result = hoverAt(*analysis.text, analysis.result, offset);
   if (!result) return nullptr;
   return {{"contents", {{"kind", "markdown"}, {"value", result->markdown}}},
-          {"range", rangeJson(*document, result->range, encoding_)}};
+          {"range", rangeJson(analysis, result->range, encoding_)}};
 }
 
-Document& Server::documentAt(const json& params, std::uint32_t& offset) {
-  std::string uri = stringMember(member(params, "textDocument"), "uri");
-  Position position = positionOf(member(params, "position"));
-  Document* document = find(uri);
-  if (document == nullptr) throw InvalidParams("document is not open: " + uri);
-  offset = offsetAt(document->text(), document->lines(), position, encoding_);
-  return *document;
-}
-
-json Server::definition(const json& params) {
-  std::uint32_t offset = 0;
-  Document& document = documentAt(params, offset);
-  auto target = definitionAt(document.analysis().module, offset);
+json Server::definition(const Analysis& analysis, const json& params) {
+  std::uint32_t offset = offsetIn(analysis, positionOf(member(params, "position")), encoding_);
+  auto target = definitionAt(analysis.result.module, offset);
   if (!target) return nullptr;
-  return {{"uri", document.uri()}, {"range", rangeJson(document, *target, encoding_)}};
+  return {{"uri", documentUri(params)}, {"range", rangeJson(analysis, *target, encoding_)}};
 }
 
-json Server::references(const json& params, bool highlights) {
-  std::uint32_t offset = 0;
-  Document& document = documentAt(params, offset);
-  bool includeDeclaration = highlights;
-  if (!highlights && params.contains("context") && params["context"].is_object() &&
-      params["context"].contains("includeDeclaration") && params["context"]["includeDeclaration"].is_boolean()) {
-    includeDeclaration = params["context"]["includeDeclaration"].get<bool>();
-  }
+json Server::references(const Analysis& analysis, const json& params) {
+  std::uint32_t offset = offsetIn(analysis, positionOf(member(params, "position")), encoding_);
+  bool includeDeclaration = isTrue(params, {"context", "includeDeclaration"});
+  std::string uri = documentUri(params);
   json result = json::array();
-  for (ByteRange range : referencesAt(document.text(), document.analysis().module, offset, includeDeclaration)) {
-    if (highlights) {
-      result.push_back({{"range", rangeJson(document, range, encoding_)}, {"kind", 1}});
-    } else {
-      result.push_back({{"uri", document.uri()}, {"range", rangeJson(document, range, encoding_)}});
-    }
+  for (ByteRange range : referencesAt(*analysis.text, analysis.result.module, offset, includeDeclaration)) {
+    result.push_back({{"uri", uri}, {"range", rangeJson(analysis, range, encoding_)}});
   }
   return result;
 }
 
-json Server::documentSymbols(const json& params) {
-  std::string uri = stringMember(member(params, "textDocument"), "uri");
-  Document* document = find(uri);
-  if (document == nullptr) throw InvalidParams("document is not open: " + uri);
+json Server::highlights(const Analysis& analysis, const json& params) {
+  std::uint32_t offset = offsetIn(analysis, positionOf(member(params, "position")), encoding_);
+  json result = json::array();
+  for (ByteRange range : referencesAt(*analysis.text, analysis.result.module, offset, /*includeDeclaration=*/true)) {
+    result.push_back({{"range", rangeJson(analysis, range, encoding_)}, {"kind", 1}});
+  }
+  return result;
+}
+
+json Server::documentSymbols(const Analysis& analysis, const json&) {
   // LSP SymbolKind numbers.
   auto kindNumber = [](OutlineKind kind) {
     switch (kind) {
@@ -315,8 +602,8 @@ json Server::documentSymbols(const json& params) {
   std::function<json(const OutlineItem&)> convert = [&](const OutlineItem& item) {
     json symbol = {{"name", item.name.empty() ? std::string("(unnamed)") : item.name},
                    {"kind", kindNumber(item.kind)},
-                   {"range", rangeJson(*document, item.range, encoding_)},
-                   {"selectionRange", rangeJson(*document, item.selectionRange, encoding_)}};
+                   {"range", rangeJson(analysis, item.range, encoding_)},
+                   {"selectionRange", rangeJson(analysis, item.selectionRange, encoding_)}};
     if (!item.detail.empty()) symbol["detail"] = item.detail;
     if (!item.children.empty()) {
       json children = json::array();
@@ -326,16 +613,13 @@ json Server::documentSymbols(const json& params) {
     return symbol;
   };
   json result = json::array();
-  for (const OutlineItem& item : documentOutline(document->analysis().module)) result.push_back(convert(item));
+  for (const OutlineItem& item : documentOutline(analysis.result.module)) result.push_back(convert(item));
   return result;
 }
 
-json Server::foldingRanges(const json& params) {
-  std::string uri = stringMember(member(params, "textDocument"), "uri");
-  Document* document = find(uri);
-  if (document == nullptr) throw InvalidParams("document is not open: " + uri);
+json Server::foldingRanges(const Analysis& analysis, const json&) {
   json result = json::array();
-  for (const FoldingRegion& region : foldingRegions(document->analysis().tree, document->lines())) {
+  for (const FoldingRegion& region : foldingRegions(analysis.result.tree, analysis.lines)) {
     json range = {{"startLine", region.startLine}, {"endLine", region.endLine}};
     if (region.isComment) range["kind"] = "comment";
     result.push_back(std::move(range));
@@ -343,16 +627,13 @@ json Server::foldingRanges(const json& params) {
   return result;
 }
 
-json Server::selectionRanges(const json& params) {
-  std::string uri = stringMember(member(params, "textDocument"), "uri");
-  Document* document = find(uri);
-  if (document == nullptr) throw InvalidParams("document is not open: " + uri);
+json Server::selectionRanges(const Analysis& analysis, const json& params) {
   const json& positions = member(params, "positions");
   if (!positions.is_array()) throw InvalidParams("'positions' must be an array");
-  TSNode root = document->analysis().tree.root();
+  TSNode root = analysis.result.tree.root();
   json result = json::array();
   for (const json& position : positions) {
-    std::uint32_t offset = offsetAt(document->text(), document->lines(), positionOf(position), encoding_);
+    std::uint32_t offset = offsetIn(analysis, positionOf(position), encoding_);
     // The chain of distinct enclosing node ranges, innermost first (word, operand,
     // statement, block, function, file).
     std::vector<ByteRange> chain;
@@ -366,7 +647,7 @@ json Server::selectionRanges(const json& params) {
     if (chain.empty()) chain.push_back({offset, offset});
     json selection = nullptr;
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-      json inner = {{"range", rangeJson(*document, *it, encoding_)}};
+      json inner = {{"range", rangeJson(analysis, *it, encoding_)}};
       if (!selection.is_null()) inner["parent"] = std::move(selection);
       selection = std::move(inner);
     }
@@ -375,47 +656,46 @@ json Server::selectionRanges(const json& params) {
   return result;
 }
 
-void Server::publishDiagnostics(Document& document) {
-  const LintResult& analysis = document.analysis();
-  json diagnostics = json::array();
-  for (const Diagnostic& diagnostic : analysis.diagnostics) {
-    json item = {{"range", rangeJson(document, diagnostic.range, encoding_)},
-                 {"severity", severityCode(diagnostic.severity)},
-                 {"code", diagnostic.rule},
-                 {"source", "ptxls"},
-                 {"message", diagnostic.message}};
-    if (!diagnostic.related.empty()) {
-      json related = json::array();
-      for (const RelatedInformation& info : diagnostic.related) {
-        related.push_back({{"location", {{"uri", document.uri()}, {"range", rangeJson(document, info.range, encoding_)}}},
-                           {"message", info.message}});
-      }
-      item["relatedInformation"] = std::move(related);
+json Server::workspaceSymbols(const json& params) {
+  std::string query = params.is_object() && params.contains("query") && params["query"].is_string()
+                          ? params["query"].get<std::string>()
+                          : std::string();
+  json result = json::array();
+  for (const std::string& uri : scheduler_->openDocuments()) {
+    Scheduler::View view = scheduler_->view(uri);
+    std::shared_ptr<const Analysis> analysis = view.full ? view.full : view.latest;
+    if (!analysis) continue;
+    for (const OutlineItem& item : documentOutline(analysis->result.module)) {
+      if (!query.empty() && item.name.find(query) == std::string::npos) continue;
+      result.push_back({{"name", item.name},
+                        {"kind", 12},
+                        {"location", {{"uri", uri}, {"range", rangeJson(*analysis, item.selectionRange, encoding_)}}}});
     }
-    diagnostics.push_back(std::move(item));
   }
-  notify("textDocument/publishDiagnostics",
-         {{"uri", document.uri()}, {"version", document.version()}, {"diagnostics", std::move(diagnostics)}});
+  return result;
 }
 
-Document* Server::find(const std::string& uri) {
-  auto it = documents_.find(uri);
-  return it == documents_.end() ? nullptr : it->second.get();
+void Server::send(const json& message) {
+  std::string body = message.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::lock_guard lock(sendMutex_);
+  send_(body);
 }
 
 void Server::reply(const json& id, json result) {
-  send_(json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}.dump(-1, ' ', false,
-                                                                                     json::error_handler_t::replace));
+  send(json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
 }
 
 void Server::replyError(const json& id, int code, std::string_view message) {
-  send_(json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", std::string(message)}}}}.dump(
-      -1, ' ', false, json::error_handler_t::replace));
+  send(json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", std::string(message)}}}});
 }
 
 void Server::notify(std::string_view method, json params) {
-  send_(json{{"jsonrpc", "2.0"}, {"method", std::string(method)}, {"params", std::move(params)}}.dump(
-      -1, ' ', false, json::error_handler_t::replace));
+  send(json{{"jsonrpc", "2.0"}, {"method", std::string(method)}, {"params", std::move(params)}});
+}
+
+void Server::sendRequest(std::string_view method, json params) {
+  std::string id = "ptxls-" + std::to_string(nextServerRequestId_++);
+  send(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", std::string(method)}, {"params", std::move(params)}});
 }
 
 void Server::log(int type, std::string_view message) {

@@ -1,19 +1,27 @@
-// Server: the LSP dispatcher — lifecycle, document synchronization, diagnostics and hover.
+// Server: the LSP protocol edge — JSON-RPC dispatch, lifecycle, configuration, and the
+// translation between JSON and the features' typed results.
 //
-// The protocol edge: it turns JSON-RPC messages into calls on documents and features and
-// their results back into JSON; it knows nothing of how bytes travel (main.cpp owns the
-// transport). Requests are answered in arrival order on the caller's thread.
+// It knows nothing of how bytes travel (main.cpp owns the transport). Notifications and
+// requests are handled in arrival order on the caller's thread; a request whose document
+// has no fresh-enough analysis yet waits (deferred) and is answered from a worker thread
+// when the Scheduler delivers one — or cancelled by `$/cancelRequest` (-32800). The sender
+// is called from several threads, one message at a time.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "Document.h"
+#include "Scheduler.h"
+#include "Settings.h"
 #include "protocol/Positions.h"
 
 namespace ptx::lsp {
@@ -32,7 +40,8 @@ enum ErrorCode : int {
 class Server {
  public:
   using Sender = std::function<void(const std::string& body)>;
-  explicit Server(Sender send) : send_(std::move(send)) {}
+  explicit Server(Sender send, SchedulerOptions scheduling = {});
+  ~Server();
 
   // Handles one message body (already unframed).
   void handle(std::string_view body);
@@ -42,37 +51,93 @@ class Server {
   bool exitRequested() const { return exitRequested_; }
   int exitCode() const { return shutdownRequested_ ? 0 : 1; }
 
+  // Blocks until every analysis has finished and every deferred request is answered.
+  void waitIdle();
+
+  // What a request needs from a document's analysis before it can be answered.
+  enum class Need {
+    Text,   // The current text and tree (formatting, folding, selection ranges, pull diagnostics).
+    Local,  // The model around the request's position (hover, definition, completion, ...).
+    Full,   // The whole model (references, rename, outline, semantic tokens, ...).
+  };
+
  private:
+  struct Deferred {
+    nlohmann::json id;
+    std::string method;
+    nlohmann::json params;
+  };
+  using Handler = nlohmann::json (Server::*)(const Analysis&, const nlohmann::json& params);
+  struct Route {
+    Need need;
+    Handler handler;
+  };
+
   void request(const nlohmann::json& id, const std::string& method, const nlohmann::json& params);
   void notification(const std::string& method, const nlohmann::json& params);
+  // Answers a document request now when an analysis allows it, else defers it.
+  void documentRequest(const nlohmann::json& id, const std::string& method, const Route& route,
+                       const nlohmann::json& params);
+  // The analysis that can answer `params` under `need`, or null.
+  std::shared_ptr<const Analysis> usableAnalysis(const Scheduler::View& view, Need need, const nlohmann::json& params) const;
+  void answer(const nlohmann::json& id, const std::string& method, const Route& route, const Analysis& analysis,
+              const nlohmann::json& params);
+  void onAnalysis(const std::string& uri, const std::shared_ptr<const Analysis>& analysis);
 
   nlohmann::json initialize(const nlohmann::json& params);
-  nlohmann::json hover(const nlohmann::json& params);
-  nlohmann::json definition(const nlohmann::json& params);
-  nlohmann::json documentSymbols(const nlohmann::json& params);
-  nlohmann::json foldingRanges(const nlohmann::json& params);
-  nlohmann::json selectionRanges(const nlohmann::json& params);
-  nlohmann::json references(const nlohmann::json& params, bool highlights);
-  // The open document and byte offset a TextDocumentPositionParams names.
-  Document& documentAt(const nlohmann::json& params, std::uint32_t& offset);
   void didOpen(const nlohmann::json& params);
   void didChange(const nlohmann::json& params);
   void didClose(const nlohmann::json& params);
-  void publishDiagnostics(Document& document);
+  void didChangeConfiguration(const nlohmann::json& params);
+  void cancel(const nlohmann::json& params);
+  nlohmann::json workspaceSymbols(const nlohmann::json& params);
+
+  // Features (each answers from one analysis snapshot).
+  nlohmann::json hover(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json definition(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json references(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json highlights(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json documentSymbols(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json foldingRanges(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json selectionRanges(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json pullDiagnostics(const Analysis& analysis, const nlohmann::json& params);
+
+  nlohmann::json diagnosticsJson(const Analysis& analysis) const;
+  void publishDiagnostics(const std::string& uri, const Analysis& analysis);
+
+  // Settings for a document: client settings overlaid with its project file.
+  Settings settingsFor(const std::string& uri);
+  void applySettingsToOpenDocuments();
 
   void reply(const nlohmann::json& id, nlohmann::json result);
   void replyError(const nlohmann::json& id, int code, std::string_view message);
   void notify(std::string_view method, nlohmann::json params);
+  void sendRequest(std::string_view method, nlohmann::json params);
   void log(int type, std::string_view message);
-
-  Document* find(const std::string& uri);
+  void send(const nlohmann::json& message);
 
   Sender send_;
+  std::mutex sendMutex_;
   bool initialized_ = false;
   bool shutdownRequested_ = false;
   bool exitRequested_ = false;
   PositionEncoding encoding_ = PositionEncoding::Utf16;
-  std::map<std::string, std::unique_ptr<Document>, std::less<>> documents_;
+  bool pushDiagnostics_ = true;    // False when the client pulls (textDocument/diagnostic).
+  bool progressSupported_ = false;  // window.workDoneProgress
+  Settings clientSettings_;
+  std::map<std::string, Route, std::less<>> routes_;
+
+  // Guarded by deferredMutex_: requests waiting for an analysis, what was last published,
+  // progress tokens of documents being analyzed for the first time.
+  std::mutex deferredMutex_;
+  std::condition_variable deferredDrained_;
+  std::map<std::string, std::vector<Deferred>, std::less<>> deferred_;
+  std::map<std::string, std::string, std::less<>> lastPublished_;
+  std::map<std::string, std::string, std::less<>> openProgress_;
+  int nextServerRequestId_ = 1;
+
+  // Last: destroyed first, so no worker calls back into a half-destroyed server.
+  std::unique_ptr<Scheduler> scheduler_;
 };
 
 }  // namespace ptx::lsp

@@ -12,6 +12,21 @@ LineIndex::LineIndex(std::string_view text) : text_(text) {
   }
 }
 
+void LineIndex::update(std::string_view newText, std::uint32_t begin, std::uint32_t oldEnd, std::uint32_t insertedBytes) {
+  // Line starts in (begin, oldEnd] came from removed newlines; later ones move by the delta.
+  auto first = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), begin);
+  auto last = std::upper_bound(first, lineStarts_.end(), oldEnd);
+  std::vector<std::uint32_t> inserted;
+  for (std::uint32_t i = begin; i < begin + insertedBytes; ++i) {
+    if (newText[i] == '\n') inserted.push_back(i + 1);
+  }
+  std::int64_t delta = static_cast<std::int64_t>(insertedBytes) - static_cast<std::int64_t>(oldEnd - begin);
+  for (auto it = last; it != lineStarts_.end(); ++it) *it = static_cast<std::uint32_t>(*it + delta);
+  auto at = lineStarts_.erase(first, last);
+  lineStarts_.insert(at, inserted.begin(), inserted.end());
+  text_ = newText;
+}
+
 std::uint32_t LineIndex::lineOf(std::uint32_t offset) const {
   auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
   return static_cast<std::uint32_t>(it - lineStarts_.begin()) - 1;

@@ -20,6 +20,11 @@ class LineIndex {
  public:
   explicit LineIndex(std::string_view text);
 
+  // Follows an edit: `newText` is the old text with [begin, oldEnd) replaced by
+  // `insertedBytes` bytes at `begin`. Costs one pass over the line starts, not the text, so
+  // typing into a large document stays cheap.
+  void update(std::string_view newText, std::uint32_t begin, std::uint32_t oldEnd, std::uint32_t insertedBytes);
+
   std::uint32_t lineCount() const { return static_cast<std::uint32_t>(lineStarts_.size()); }
 
   // The 0-based line holding `offset`; offsets past the end map to the last line.

@@ -25,3 +25,27 @@ TEST_CASE("Character columns count code points and each invalid byte once", "[te
   CHECK(index.characterColumn(11).column == 2);  // Two invalid bytes, then 'x'.
   CHECK(countCharacters("\xE2\x82") == 2);       // Truncated sequence: two bytes, two chars.
 }
+
+TEST_CASE("LineIndex::update follows edits like a rebuild does", "[line-index]") {
+  std::string text = "a\nbb\n\nccc\r\nd";
+  ptx::LineIndex index(text);
+  std::uint32_t seed = 12345;
+  auto next = [&](std::uint32_t bound) {
+    seed = seed * 1103515245 + 12345;
+    return bound == 0 ? 0 : (seed >> 8) % bound;
+  };
+  const char* pieces[] = {"", "x", "\n", "\r\n", "ab\ncd\n", "\n\n"};
+  for (int n = 0; n < 500; ++n) {
+    auto begin = next(static_cast<std::uint32_t>(text.size() + 1));
+    auto end = begin + next(static_cast<std::uint32_t>(std::min<std::size_t>(4, text.size() - begin) + 1));
+    std::string inserted = pieces[next(6)];
+    text.replace(begin, end - begin, inserted);
+    index.update(text, begin, end, static_cast<std::uint32_t>(inserted.size()));
+    ptx::LineIndex rebuilt(text);
+    REQUIRE(index.lineCount() == rebuilt.lineCount());
+    for (std::uint32_t line = 0; line < rebuilt.lineCount(); ++line) {
+      REQUIRE(index.lineStart(line) == rebuilt.lineStart(line));
+      REQUIRE(index.lineText(line) == rebuilt.lineText(line));
+    }
+  }
+}

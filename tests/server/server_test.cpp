@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -17,9 +18,16 @@ using namespace ptx::lsp;
 
 namespace {
 
+// Drives a Server in-process. Replies and notifications may come from worker threads, so
+// `take` first waits until the server is idle (no debounce in tests: SchedulerOptions{0ms}).
 struct Client {
+  std::mutex mutex;
   std::vector<json> received;
-  Server server{[this](const std::string& body) { received.push_back(json::parse(body)); }};
+  Server server{[this](const std::string& body) {
+                  std::lock_guard lock(mutex);
+                  received.push_back(json::parse(body));
+                },
+                SchedulerOptions{std::chrono::milliseconds(0), std::chrono::milliseconds(0), 2}};
 
   void send(const json& message) { server.handle(message.dump()); }
   void request(int id, const std::string& method, json params = json::object()) {
@@ -29,6 +37,8 @@ struct Client {
     send({{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}});
   }
   json take() {
+    server.waitIdle();
+    std::lock_guard lock(mutex);
     REQUIRE(!received.empty());
     json first = received.front();
     received.erase(received.begin());

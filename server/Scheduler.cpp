@@ -1,0 +1,250 @@
+// Scheduler: debounced, incremental analysis of open documents on a small worker pool.
+#include "Scheduler.h"
+
+#include <algorithm>
+#include <exception>
+
+namespace ptx::lsp {
+
+using Clock = std::chrono::steady_clock;
+
+Scheduler::Scheduler(SchedulerOptions options, Listener listener)
+    : options_(options), listener_(std::move(listener)) {
+  unsigned count = std::max(1U, options_.workers);
+  for (unsigned i = 0; i < count; ++i) workers_.emplace_back([this] { workerLoop(); });
+}
+
+Scheduler::~Scheduler() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& worker : workers_) worker.join();
+}
+
+void Scheduler::setOptions(SchedulerOptions options) {
+  std::lock_guard lock(mutex_);
+  options.workers = options_.workers;  // The pool is sized once.
+  options_ = options;
+}
+
+void Scheduler::open(const std::string& uri, std::string text, std::int64_t version, LintOptions lint) {
+  {
+    std::lock_guard lock(mutex_);
+    Entry entry;
+    entry.document = std::make_unique<Document>(uri, std::move(text), version);
+    entry.lint = std::move(lint);
+    entry.due = Clock::now();
+    entry.generation = nextGeneration_++;
+    entries_[uri] = std::move(entry);
+  }
+  wake_.notify_all();
+}
+
+bool Scheduler::edit(const std::string& uri, const std::function<void(Document&)>& edit) {
+  {
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(uri);
+    if (it == entries_.end()) return false;
+    edit(*it->second.document);
+    it->second.due = Clock::now() + options_.debounce;
+  }
+  wake_.notify_all();
+  return true;
+}
+
+bool Scheduler::close(const std::string& uri) {
+  std::lock_guard lock(mutex_);
+  bool erased = entries_.erase(uri) > 0;
+  idle_.notify_all();
+  return erased;
+}
+
+void Scheduler::setLintOptions(const std::string& uri, LintOptions lint) {
+  {
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(uri);
+    if (it == entries_.end()) return;
+    it->second.lint = std::move(lint);
+    it->second.needsRelint = true;
+    it->second.due = Clock::now();
+  }
+  wake_.notify_all();
+}
+
+std::vector<std::string> Scheduler::openDocuments() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> uris;
+  for (const auto& [uri, entry] : entries_) uris.push_back(uri);
+  return uris;
+}
+
+Scheduler::View Scheduler::view(const std::string& uri) const {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(uri);
+  if (it == entries_.end()) return {};
+  return {it->second.document->version(), it->second.latest, it->second.full, true};
+}
+
+std::optional<std::string> Scheduler::text(const std::string& uri) const {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(uri);
+  if (it == entries_.end()) return std::nullopt;
+  return it->second.document->text();
+}
+
+void Scheduler::hurry(const std::string& uri, bool full) {
+  {
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(uri);
+    if (it == entries_.end()) return;
+    it->second.due = Clock::now();
+    if (full) it->second.fullDue = Clock::now();
+  }
+  wake_.notify_all();
+}
+
+bool Scheduler::busy() const {
+  return std::any_of(entries_.begin(), entries_.end(), [](const auto& item) {
+    const Entry& entry = item.second;
+    return entry.document->hasUnsnapshottedChanges() || entry.needsRelint || entry.analyzing ||
+           entry.analyzingFull || entry.wantFull;
+  });
+}
+
+void Scheduler::waitIdle() {
+  std::unique_lock lock(mutex_);
+  idle_.wait(lock, [&] { return !busy(); });
+}
+
+std::optional<Scheduler::Job> Scheduler::nextJob(Clock::time_point now, Clock::time_point& wakeAt) {
+  for (auto& [uri, entry] : entries_) {
+    bool stale = entry.document->hasUnsnapshottedChanges() || entry.needsRelint;
+    if (stale && !entry.analyzing) {
+      if (entry.due <= now) return Job{uri, JobKind::Latest};
+      wakeAt = std::min(wakeAt, entry.due);
+    }
+    // A full analysis only of a text that is not about to change again.
+    if (entry.wantFull && !stale && !entry.analyzing && !entry.analyzingFull) {
+      if (entry.fullDue <= now) return Job{uri, JobKind::Full};
+      wakeAt = std::min(wakeAt, entry.fullDue);
+    }
+  }
+  return std::nullopt;
+}
+
+void Scheduler::workerLoop() {
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    Clock::time_point wakeAt = Clock::time_point::max();
+    std::optional<Job> job = nextJob(Clock::now(), wakeAt);
+    if (!job) {
+      if (!busy()) idle_.notify_all();
+      if (wakeAt == Clock::time_point::max()) {
+        wake_.wait(lock);
+      } else {
+        wake_.wait_until(lock, wakeAt);
+      }
+      continue;
+    }
+    if (job->kind == JobKind::Latest) {
+      runLatest(job->uri, lock);
+    } else {
+      runFull(job->uri, lock);
+    }
+    // Another worker may be waiting for the document this one just released.
+    wake_.notify_all();
+    idle_.notify_all();
+  }
+}
+
+void Scheduler::runLatest(const std::string& uri, std::unique_lock<std::mutex>& lock) {
+  Entry& entry = entries_.find(uri)->second;
+  entry.analyzing = true;
+  bool relint = entry.needsRelint;
+  entry.needsRelint = false;
+  Snapshot snapshot = entry.document->takeSnapshot();
+  std::shared_ptr<const Analysis> base = entry.latest;
+  LintOptions lint = entry.lint;
+  std::uint64_t generation = entry.generation;
+  lock.unlock();
+
+  std::shared_ptr<const Analysis> analysis;
+  try {
+    LintResult result;
+    if (snapshot.fresh || !base || !base->result.tree.isComplete()) {
+      result = lintText(*snapshot.text, lint);
+    } else {
+      SyntaxTree tree = snapshot.edits.empty()
+                            ? base->result.tree
+                            : reparseSyntax(base->result.tree, *snapshot.text, snapshot.edits, lint.parse);
+      std::optional<LintResult> quick;
+      if (snapshot.changed && !relint) {
+        quick = relintChangedFunction(*snapshot.text, tree, base->result, *snapshot.changed, lint);
+      }
+      result = quick ? std::move(*quick) : lintTree(*snapshot.text, std::move(tree), lint);
+    }
+    analysis = std::make_shared<const Analysis>(snapshot.text, snapshot.version, std::move(result));
+  } catch (const std::exception&) {
+    // Out of memory or worse: keep serving; the next edit tries again from scratch.
+  }
+
+  lock.lock();
+  auto it = entries_.find(uri);
+  if (it == entries_.end() || it->second.generation != generation) return;  // Closed meanwhile.
+  Entry& current = it->second;
+  current.analyzing = false;
+  if (!analysis) {
+    current.document->forgetEdits();
+    current.due = Clock::now() + std::chrono::seconds(1);
+    return;
+  }
+  current.latest = analysis;
+  if (analysis->isFull()) {
+    current.full = analysis;
+    current.wantFull = false;
+  } else {
+    current.wantFull = true;
+    current.fullDue = Clock::now() + options_.fullDelay;
+  }
+  lock.unlock();
+  listener_(uri, analysis);
+  lock.lock();
+}
+
+void Scheduler::runFull(const std::string& uri, std::unique_lock<std::mutex>& lock) {
+  Entry& entry = entries_.find(uri)->second;
+  entry.analyzingFull = true;
+  std::shared_ptr<const Analysis> base = entry.latest;
+  LintOptions lint = entry.lint;
+  std::uint64_t generation = entry.generation;
+  lock.unlock();
+
+  std::shared_ptr<const Analysis> analysis;
+  try {
+    analysis = std::make_shared<const Analysis>(base->text, base->version, lintTree(*base->text, base->result.tree, lint));
+  } catch (const std::exception&) {
+  }
+
+  lock.lock();
+  auto it = entries_.find(uri);
+  if (it == entries_.end() || it->second.generation != generation) return;
+  Entry& current = it->second;
+  current.analyzingFull = false;
+  if (!analysis) {
+    current.wantFull = false;
+    return;
+  }
+  if (!current.full || current.full->version <= analysis->version) current.full = analysis;
+  if (current.latest == base) {
+    // Nothing newer arrived: the full analysis also becomes the base for the next edit.
+    current.latest = analysis;
+    current.wantFull = false;
+  }
+  lock.unlock();
+  listener_(uri, analysis);
+  lock.lock();
+}
+
+}  // namespace ptx::lsp

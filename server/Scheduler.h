@@ -1,0 +1,110 @@
+// Scheduler: owns the open documents and keeps their analyses fresh on worker threads.
+//
+// Edits are applied at once on the caller's thread (the text is the source of truth).
+// Analysis starts after a short debounce, on a worker: an incremental reparse, then — when
+// the edit stayed inside one function body — a re-check of that function only, published
+// at once; a full analysis (every body in the model) follows when the document has been
+// quiet for a moment. Results for versions that were superseded while they ran are dropped
+// rather than published (they still serve as the base for the next incremental step).
+//
+// The listener is called on a worker thread, without the scheduler's lock held, after the
+// analysis has been stored, so a reader that then asks for the latest analysis sees it.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "Document.h"
+
+namespace ptx::lsp {
+
+struct SchedulerOptions {
+  // Quiet time after an edit before analysis starts (bursts of typing coalesce).
+  std::chrono::milliseconds debounce{10};
+  // Quiet time after an incremental result before the full analysis starts.
+  std::chrono::milliseconds fullDelay{150};
+  unsigned workers = 2;
+};
+
+class Scheduler {
+ public:
+  using Listener = std::function<void(const std::string& uri, const std::shared_ptr<const Analysis>& analysis)>;
+
+  Scheduler(SchedulerOptions options, Listener listener);
+  ~Scheduler();
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  void setOptions(SchedulerOptions options);
+
+  void open(const std::string& uri, std::string text, std::int64_t version, LintOptions lint);
+  // Applies `edit` to the open document under the lock; false when `uri` is not open.
+  bool edit(const std::string& uri, const std::function<void(Document&)>& edit);
+  bool close(const std::string& uri);
+  // New lint options for a document (configuration changed): a full re-analysis follows.
+  void setLintOptions(const std::string& uri, LintOptions lint);
+  std::vector<std::string> openDocuments() const;
+
+  struct View {
+    std::int64_t version = 0;              // The document's current version.
+    std::shared_ptr<const Analysis> latest;  // The newest analysis (maybe incremental, maybe older).
+    std::shared_ptr<const Analysis> full;    // The newest full analysis (maybe older).
+    bool open = false;
+  };
+  View view(const std::string& uri) const;
+  // Reads the current text under the lock (tests, and requests that need only text).
+  std::optional<std::string> text(const std::string& uri) const;
+
+  // A request is waiting on this document: analyze now, and fully when `full`.
+  void hurry(const std::string& uri, bool full);
+
+  // Blocks until no document has work queued or running (tests and benchmarks).
+  void waitIdle();
+
+ private:
+  struct Entry {
+    std::unique_ptr<Document> document;
+    LintOptions lint;
+    std::shared_ptr<const Analysis> latest;
+    std::shared_ptr<const Analysis> full;
+    std::chrono::steady_clock::time_point due;      // When the next analysis may start.
+    std::chrono::steady_clock::time_point fullDue;  // When the full analysis may start.
+    bool wantFull = false;  // The latest analysis is incremental: a full one is owed.
+    bool analyzing = false;
+    bool analyzingFull = false;
+    bool needsRelint = false;  // Options changed: re-check everything even without edits.
+    std::uint64_t generation = 0;  // Tells a reopened document from the one a worker saw.
+  };
+  enum class JobKind { Latest, Full };
+  struct Job {
+    std::string uri;
+    JobKind kind;
+  };
+
+  void workerLoop();
+  std::optional<Job> nextJob(std::chrono::steady_clock::time_point now,
+                             std::chrono::steady_clock::time_point& wakeAt);
+  void runLatest(const std::string& uri, std::unique_lock<std::mutex>& lock);
+  void runFull(const std::string& uri, std::unique_lock<std::mutex>& lock);
+  bool busy() const;
+
+  SchedulerOptions options_;
+  Listener listener_;
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable idle_;
+  std::map<std::string, Entry, std::less<>> entries_;
+  bool stopping_ = false;
+  std::uint64_t nextGeneration_ = 1;
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace ptx::lsp

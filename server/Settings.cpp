@@ -1,0 +1,177 @@
+// Settings: parsing and merging the configuration sources.
+#include "Settings.h"
+
+#include <system_error>
+
+#include "Registry.h"
+
+namespace ptx::lsp {
+namespace {
+
+using json = nlohmann::json;
+
+std::optional<Severity> severityNamed(std::string_view name) {
+  if (name == "error") return Severity::Error;
+  if (name == "warning") return Severity::Warning;
+  if (name == "info" || name == "information") return Severity::Information;
+  if (name == "hint") return Severity::Hint;
+  return std::nullopt;
+}
+
+// A rule's value: "off" | "on" | a severity name | {"enabled": bool, "severity": name}.
+bool parseRuleValue(const json& value, RuleSetting& setting) {
+  if (value.is_boolean()) {
+    setting.enabled = value.get<bool>();
+    return true;
+  }
+  if (value.is_string()) {
+    std::string word = value.get<std::string>();
+    if (word == "off" || word == "none") {
+      setting.enabled = false;
+      return true;
+    }
+    if (word == "on" || word == "default") {
+      setting = RuleSetting{};
+      return true;
+    }
+    if (auto severity = severityNamed(word)) {
+      setting.enabled = true;
+      setting.severity = severity;
+      return true;
+    }
+    return false;
+  }
+  if (value.is_object()) {
+    if (value.contains("enabled")) {
+      if (!value["enabled"].is_boolean()) return false;
+      setting.enabled = value["enabled"].get<bool>();
+    }
+    if (value.contains("severity")) {
+      if (!value["severity"].is_string()) return false;
+      auto severity = severityNamed(value["severity"].get<std::string>());
+      if (!severity) return false;
+      setting.severity = severity;
+    }
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string> mergeSettings(Settings& settings, const json& input) {
+  std::vector<std::string> problems;
+  if (input.is_null()) return problems;
+  const json& object = input.is_object() && input.contains("ptxls") ? input["ptxls"] : input;
+  if (!object.is_object()) {
+    problems.push_back("settings must be a JSON object");
+    return problems;
+  }
+  for (const auto& [key, value] : object.items()) {
+    if (key == "target") {
+      if (value.is_null()) {
+        settings.target.reset();
+      } else if (value.is_string() && value.get<std::string>().starts_with("sm_")) {
+        settings.target = value.get<std::string>();
+      } else {
+        problems.push_back("'target' must be a target name such as \"sm_90a\"");
+      }
+    } else if (key == "rules") {
+      if (!value.is_object()) {
+        problems.push_back("'rules' must be an object mapping rule codes or names to settings");
+        continue;
+      }
+      for (const auto& [rule, ruleValue] : value.items()) {
+        const RuleMeta* meta = findRule(rule);
+        if (meta == nullptr) {
+          problems.push_back("unknown rule '" + rule + "' in 'rules'");
+          continue;
+        }
+        RuleSetting setting = settings.rules[std::string(meta->code)];
+        if (!parseRuleValue(ruleValue, setting)) {
+          problems.push_back("rule '" + rule + "': use \"off\", \"on\", a severity (error, warning, info, hint) or "
+                             "{\"enabled\", \"severity\"}");
+          continue;
+        }
+        settings.rules[std::string(meta->code)] = setting;
+      }
+    } else if (key == "diagnostics") {
+      if (value.is_object() && value.contains("debounceMs")) {
+        const json& debounce = value["debounceMs"];
+        if (debounce.is_number_integer() && debounce.get<long long>() >= 0 && debounce.get<long long>() <= 10000) {
+          settings.debounce = std::chrono::milliseconds(debounce.get<long long>());
+        } else {
+          problems.push_back("'diagnostics.debounceMs' must be an integer from 0 to 10000");
+        }
+      }
+    } else if (key == "format") {
+      if (!value.is_object()) {
+        problems.push_back("'format' must be an object");
+        continue;
+      }
+      for (const auto& [option, optionValue] : value.items()) {
+        if (option == "indentWidth" && optionValue.is_number_unsigned() && optionValue.get<unsigned>() <= 16) {
+          settings.format.indentWidth = optionValue.get<unsigned>();
+        } else if (option == "useTabs" && optionValue.is_boolean()) {
+          settings.format.useTabs = optionValue.get<bool>();
+        } else if (option == "maxBlankLines" && optionValue.is_number_unsigned()) {
+          settings.format.maxBlankLines = optionValue.get<unsigned>();
+        } else {
+          problems.push_back("format option '" + option + "' is unknown or has a bad value");
+        }
+      }
+    } else {
+      problems.push_back("unknown setting '" + key + "'");
+    }
+  }
+  return problems;
+}
+
+std::optional<std::filesystem::path> findProjectFile(const std::filesystem::path& document) {
+  std::error_code error;
+  std::filesystem::path folder = document.parent_path();
+  for (int depth = 0; depth < 64 && !folder.empty(); ++depth) {
+    std::filesystem::path candidate = folder / ".ptxls.json";
+    if (std::filesystem::is_regular_file(candidate, error)) return candidate;
+    std::filesystem::path parent = folder.parent_path();
+    if (parent == folder) break;
+    folder = parent;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::filesystem::path> pathOfUri(std::string_view uri) {
+  constexpr std::string_view kScheme = "file://";
+  if (!uri.starts_with(kScheme)) return std::nullopt;
+  std::string_view rest = uri.substr(kScheme.size());
+  // file://host/path: only the local host is meaningful here.
+  if (!rest.starts_with('/')) {
+    auto slash = rest.find('/');
+    if (slash == std::string_view::npos) return std::nullopt;
+    rest = rest.substr(slash);
+  }
+  std::string decoded;
+  for (std::size_t i = 0; i < rest.size(); ++i) {
+    if (rest[i] == '%' && i + 2 < rest.size() + 0 && i + 2 <= rest.size() - 1) {
+      auto hex = [](char c) { return c >= '0' && c <= '9' ? c - '0' : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10 : -1; };
+      int high = hex(rest[i + 1]);
+      int low = hex(rest[i + 2]);
+      if (high >= 0 && low >= 0) {
+        decoded.push_back(static_cast<char>(high * 16 + low));
+        i += 2;
+        continue;
+      }
+    }
+    decoded.push_back(rest[i]);
+  }
+  return std::filesystem::path(decoded);
+}
+
+LintOptions lintOptionsFor(const Settings& settings) {
+  LintOptions options;
+  options.rules = settings.rules;
+  options.targetOverride = settings.target;
+  return options;
+}
+
+}  // namespace ptx::lsp

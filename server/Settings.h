@@ -1,0 +1,46 @@
+// Settings: what a user or project configures — from `initializationOptions`,
+// `workspace/didChangeConfiguration` and a `.ptxls.json` found upward from the document.
+//
+// Later sources override earlier ones key by key: built-in defaults, then the client's
+// settings, then the project file (the project's choice wins, as in ruff and clang-tidy).
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "Lint.h"
+
+namespace ptx::lsp {
+
+struct FormatSettings {
+  std::optional<unsigned> indentWidth;
+  std::optional<bool> useTabs;
+  std::optional<unsigned> maxBlankLines;
+};
+
+struct Settings {
+  std::optional<std::string> target;  // Overrides each module's `.target`.
+  std::map<std::string, RuleSetting, std::less<>> rules;  // By rule code.
+  std::chrono::milliseconds debounce{10};
+  FormatSettings format;
+};
+
+// Merges one JSON settings object into `settings`. Accepts the object itself or one nested
+// under "ptxls". Returns a message for each key or value it could not use.
+std::vector<std::string> mergeSettings(Settings& settings, const nlohmann::json& object);
+
+// The nearest `.ptxls.json` in the folder of `document` or any folder above it.
+std::optional<std::filesystem::path> findProjectFile(const std::filesystem::path& document);
+
+// The file system path of a `file://` URI (percent-decoded); nullopt for other schemes.
+std::optional<std::filesystem::path> pathOfUri(std::string_view uri);
+
+LintOptions lintOptionsFor(const Settings& settings);
+
+}  // namespace ptx::lsp
