@@ -28,6 +28,7 @@ void Document::applyChange(const std::optional<Range>& range, std::string_view n
 Snapshot Document::takeSnapshot() {
   Snapshot snapshot;
   snapshot.text = std::make_shared<const std::string>(text_);
+  snapshot.lines.emplace(lines_, *snapshot.text);
   snapshot.version = version_;
   snapshot.fresh = historyLost_;
   if (!historyLost_) {

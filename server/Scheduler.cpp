@@ -185,7 +185,7 @@ void Scheduler::runLatest(const std::string& uri, std::unique_lock<std::mutex>& 
       }
       result = quick ? std::move(*quick) : lintTree(*snapshot.text, std::move(tree), lint);
     }
-    analysis = std::make_shared<const Analysis>(snapshot.text, snapshot.version, std::move(result));
+    analysis = std::make_shared<const Analysis>(snapshot.text, snapshot.version, std::move(result), *snapshot.lines);
   } catch (const std::exception&) {
     // Out of memory or worse: keep serving; the next edit tries again from scratch.
   }
@@ -223,7 +223,8 @@ void Scheduler::runFull(const std::string& uri, std::unique_lock<std::mutex>& lo
 
   std::shared_ptr<const Analysis> analysis;
   try {
-    analysis = std::make_shared<const Analysis>(base->text, base->version, lintTree(*base->text, base->result.tree, lint));
+    analysis = std::make_shared<const Analysis>(base->text, base->version, lintTree(*base->text, base->result.tree, lint),
+                                                base->lines);
   } catch (const std::exception&) {
   }
 

@@ -19,6 +19,8 @@ struct LineColumn {
 class LineIndex {
  public:
   explicit LineIndex(std::string_view text);
+  // A copy of `other` over `sameText`, a copy of the text `other` indexes (no rescan).
+  LineIndex(const LineIndex& other, std::string_view sameText) : text_(sameText), lineStarts_(other.lineStarts_) {}
 
   // Follows an edit: `newText` is the old text with [begin, oldEnd) replaced by
   // `insertedBytes` bytes at `begin`. Costs one pass over the line starts, not the text, so
