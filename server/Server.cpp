@@ -138,8 +138,10 @@ void Server::handle(std::string_view body) {
     return;
   }
   if (!message.contains("method") || !message["method"].is_string()) {
-    // A response to a request we sent (progress tokens) or garbage: only requests get an error.
-    if (hasId && !message.contains("result") && !message.contains("error")) {
+    // A response to a request we sent, or garbage: only requests get an error.
+    if (hasId && (message.contains("result") || message.contains("error"))) {
+      handleResponse(message);
+    } else if (hasId) {
       replyError(id, kInvalidRequest, "a request needs a 'method' string");
     }
     return;
@@ -218,7 +220,9 @@ void Server::notification(const std::string& method, const json& params) {
   }
   // Before initialize, notifications are dropped (LSP 3.17, "initialize" request).
   if (!initialized_ || shutdownRequested_) return;
-  if (method == "textDocument/didOpen") {
+  if (method == "initialized") {
+    pullConfiguration();
+  } else if (method == "textDocument/didOpen") {
     didOpen(params);
   } else if (method == "textDocument/didChange") {
     didChange(params);
@@ -244,11 +248,13 @@ json Server::initialize(const json& params) {
   // A client that pulls diagnostics would show pushed ones twice.
   pushDiagnostics_ = !hasMember(capabilities, {"textDocument", "diagnostic"});
   progressSupported_ = isTrue(capabilities, {"window", "workDoneProgress"});
+  configurationSupported_ = isTrue(capabilities, {"workspace", "configuration"});
   if (params.is_object() && params.contains("initializationOptions")) {
-    for (const std::string& problem : mergeSettings(clientSettings_, params["initializationOptions"])) {
+    for (const std::string& problem : mergeSettings(initialSettings_, params["initializationOptions"])) {
       log(2, "initializationOptions: " + problem);
     }
   }
+  clientSettings_ = initialSettings_;
   scheduler_->setOptions({clientSettings_.debounce, SchedulerOptions{}.fullDelay, 0});
 
   json result = {
@@ -362,6 +368,12 @@ void Server::didClose(const json& params) {
 }
 
 void Server::didChangeConfiguration(const json& params) {
+  // Clients that support workspace/configuration often send `settings: null` and expect the
+  // server to ask.
+  if (configurationSupported_) {
+    pullConfiguration();
+    return;
+  }
   if (params.is_object() && params.contains("settings")) {
     Settings updated = clientSettings_;
     for (const std::string& problem : mergeSettings(updated, params["settings"])) log(2, "settings: " + problem);
@@ -693,9 +705,31 @@ void Server::notify(std::string_view method, json params) {
   send(json{{"jsonrpc", "2.0"}, {"method", std::string(method)}, {"params", std::move(params)}});
 }
 
-void Server::sendRequest(std::string_view method, json params) {
+void Server::sendRequest(std::string_view method, json params, std::function<void(const json&)> onResult) {
   std::string id = "ptxls-" + std::to_string(nextServerRequestId_++);
+  if (onResult) pendingServerRequests_[id] = std::move(onResult);
   send(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", std::string(method)}, {"params", std::move(params)}});
+}
+
+void Server::handleResponse(const json& message) {
+  if (!message["id"].is_string()) return;
+  auto it = pendingServerRequests_.find(message["id"].get<std::string>());
+  if (it == pendingServerRequests_.end()) return;
+  auto onResult = std::move(it->second);
+  pendingServerRequests_.erase(it);
+  onResult(message.contains("result") ? message["result"] : json(nullptr));
+}
+
+void Server::pullConfiguration() {
+  if (!configurationSupported_) return;
+  sendRequest("workspace/configuration", {{"items", {{{"section", "ptxls"}}}}}, [this](const json& result) {
+    if (!result.is_array() || result.empty()) return;
+    Settings updated = initialSettings_;
+    for (const std::string& problem : mergeSettings(updated, result[0])) log(2, "settings: " + problem);
+    clientSettings_ = updated;
+    scheduler_->setOptions({clientSettings_.debounce, SchedulerOptions{}.fullDelay, 0});
+    applySettingsToOpenDocuments();
+  });
 }
 
 void Server::log(int type, std::string_view message) {

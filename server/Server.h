@@ -112,7 +112,12 @@ class Server {
   void reply(const nlohmann::json& id, nlohmann::json result);
   void replyError(const nlohmann::json& id, int code, std::string_view message);
   void notify(std::string_view method, nlohmann::json params);
-  void sendRequest(std::string_view method, nlohmann::json params);
+  // Sends a request to the client; `onResult` gets the result (null on an error response).
+  void sendRequest(std::string_view method, nlohmann::json params,
+                   std::function<void(const nlohmann::json& result)> onResult = nullptr);
+  void handleResponse(const nlohmann::json& message);
+  // Asks the client for the "ptxls" section of its settings (workspace/configuration).
+  void pullConfiguration();
   void log(int type, std::string_view message);
   void send(const nlohmann::json& message);
 
@@ -124,6 +129,8 @@ class Server {
   PositionEncoding encoding_ = PositionEncoding::Utf16;
   bool pushDiagnostics_ = true;    // False when the client pulls (textDocument/diagnostic).
   bool progressSupported_ = false;  // window.workDoneProgress
+  bool configurationSupported_ = false;  // workspace.configuration
+  Settings initialSettings_;  // From initializationOptions.
   Settings clientSettings_;
   std::map<std::string, Route, std::less<>> routes_;
 
@@ -135,6 +142,7 @@ class Server {
   std::map<std::string, std::string, std::less<>> lastPublished_;
   std::map<std::string, std::string, std::less<>> openProgress_;
   int nextServerRequestId_ = 1;
+  std::map<std::string, std::function<void(const nlohmann::json&)>> pendingServerRequests_;  // Main thread only.
 
   // Last: destroyed first, so no worker calls back into a half-destroyed server.
   std::unique_ptr<Scheduler> scheduler_;

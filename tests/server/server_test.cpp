@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "Server.h"
+#include "TestClient.h"
 #include "protocol/MessageReader.h"
 #include "protocol/Positions.h"
 
@@ -18,38 +19,7 @@ using namespace ptx::lsp;
 
 namespace {
 
-// Drives a Server in-process. Replies and notifications may come from worker threads, so
-// `take` first waits until the server is idle (no debounce in tests: SchedulerOptions{0ms}).
-struct Client {
-  std::mutex mutex;
-  std::vector<json> received;
-  Server server{[this](const std::string& body) {
-                  std::lock_guard lock(mutex);
-                  received.push_back(json::parse(body));
-                },
-                SchedulerOptions{std::chrono::milliseconds(0), std::chrono::milliseconds(0), 2}};
-
-  void send(const json& message) { server.handle(message.dump()); }
-  void request(int id, const std::string& method, json params = json::object()) {
-    send({{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}});
-  }
-  void notify(const std::string& method, json params) {
-    send({{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}});
-  }
-  json take() {
-    server.waitIdle();
-    std::lock_guard lock(mutex);
-    REQUIRE(!received.empty());
-    json first = received.front();
-    received.erase(received.begin());
-    return first;
-  }
-  void initialize(json capabilities = json::object()) {
-    request(1, "initialize", {{"capabilities", std::move(capabilities)}});
-    take();
-    notify("initialized", json::object());
-  }
-};
+using Client = ptx::test::TestClient;
 
 const std::string kText =
     ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"
