@@ -195,6 +195,13 @@ std::optional<LintResult> relintChangedFunction(std::string_view newText, const 
       if (related.range.end > oldBegin && related.range.begin < oldEnd) return std::nullopt;
       related.range = shifted(related.range);
     }
+    // Fixes move with their diagnostic; one that would edit the changed function is stale.
+    for (Fix& fix : moved.fixes) {
+      for (FixEdit& edit : fix.edits) {
+        if (edit.range.end >= oldBegin && edit.range.begin <= oldEnd) return std::nullopt;
+        edit.range = shifted(edit.range);
+      }
+    }
     if (moved.category == Category::Syntax) ++syntaxCount;
     merged.push_back(std::move(moved));
   }

@@ -4,6 +4,7 @@
 // report through `report`. Each rule lives in its own file with its documentation.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,12 +39,51 @@ struct RuleContext {
     out.push_back(std::move(diagnostic));
   }
 
+  // Attaches a machine-applicable fix to the diagnostic reported last (by report or warn).
+  void attachFix(std::string title, std::vector<FixEdit> edits, bool isPreferred = false) const {
+    if (out.empty() || edits.empty()) return;
+    out.back().fixes.push_back({std::move(title), std::move(edits), isPreferred});
+  }
+
   // For rules whose findings ptxas itself only warns about.
   void warn(std::string_view rule, Category category, ByteRange range, std::string message) const {
     report(rule, category, range, std::move(message));
     out.back().severity = Severity::Warning;
   }
 };
+
+// The pieces joined into one string. Messages are built with it because GCC 12 warns
+// (-Wrestrict, a false positive) on `"'" + std::string(...)`.
+inline std::string concat(std::initializer_list<std::string_view> parts) {
+  std::string joined;
+  for (std::string_view part : parts) joined += part;
+  return joined;
+}
+
+// The innermost scope (block, function or module) whose range holds `offset`.
+inline ScopeId innermostScopeAt(const Module& module, std::uint32_t offset) {
+  if (module.scopes.empty()) return kNoScope;
+  // Scopes are created in source order, so their starts ascend: take the last one starting
+  // at or before `offset`, then climb until one holds it.
+  std::size_t low = 0, high = module.scopes.size();
+  while (high - low > 1) {
+    std::size_t middle = (low + high) / 2;
+    (module.scopes[middle].range.begin <= offset ? low : high) = middle;
+  }
+  ScopeId scope = static_cast<ScopeId>(low);
+  while (scope != kNoScope && !(module.scopes[scope].range.begin <= offset && offset < module.scopes[scope].range.end)) {
+    scope = module.scopes[scope].parent;
+  }
+  return scope == kNoScope ? 0 : scope;
+}
+
+// Whether `outer` is `inner` or one of its enclosing scopes.
+inline bool scopeEncloses(const Module& module, ScopeId outer, ScopeId inner) {
+  for (ScopeId s = inner; s != kNoScope; s = module.scopes[s].parent) {
+    if (s == outer) return true;
+  }
+  return false;
+}
 
 // Every rule's entry point; Lint.cpp runs them in registry order.
 void checkUndeclaredSymbol(const RuleContext& context);

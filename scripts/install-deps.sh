@@ -7,6 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git xz-utils
   libtree-sitter-dev nlohmann-json3-dev libboost-dev libre2-dev catch2
+  nodejs npm neovim
 )
 
 missing=()

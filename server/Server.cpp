@@ -5,10 +5,19 @@
 #include <fstream>
 #include <sstream>
 
+#include "Registry.h"
+#include "features/CodeActions.h"
+#include "features/Completion.h"
 #include "features/DocumentSymbols.h"
 #include "features/Folding.h"
 #include "features/Hover.h"
+#include "features/InlayHints.h"
 #include "features/Navigation.h"
+#include "features/Rename.h"
+#include "features/SemanticTokens.h"
+#include "features/SignatureHelp.h"
+#include "features/WorkspaceSymbols.h"
+#include "format/Formatter.h"
 
 #ifndef PTXLS_VERSION
 #define PTXLS_VERSION "0.0.0"
@@ -25,6 +34,14 @@ struct InvalidParams : std::exception {
   const char* what() const noexcept override { return message.c_str(); }
   std::string message;
 };
+
+// Thrown by handlers that understood the request but cannot do it (a refused rename).
+struct RequestFailed : std::exception {
+  explicit RequestFailed(std::string why) : message(std::move(why)) {}
+  const char* what() const noexcept override { return message.c_str(); }
+  std::string message;
+};
+constexpr int kRequestFailed = -32803;
 
 const json& member(const json& object, const char* key) {
   if (!object.is_object() || !object.contains(key)) throw InvalidParams(std::string("missing '") + key + "'");
@@ -112,6 +129,17 @@ Server::Server(Sender send, SchedulerOptions scheduling) : send_(std::move(send)
       {"textDocument/foldingRange", {Need::Text, &Server::foldingRanges}},
       {"textDocument/selectionRange", {Need::Text, &Server::selectionRanges}},
       {"textDocument/diagnostic", {Need::Text, &Server::pullDiagnostics}},
+      {"textDocument/completion", {Need::Local, &Server::completion}},
+      {"textDocument/signatureHelp", {Need::Local, &Server::signatureHelp}},
+      {"textDocument/semanticTokens/full", {Need::Full, &Server::semanticTokensFull}},
+      {"textDocument/semanticTokens/full/delta", {Need::Full, &Server::semanticTokensDelta}},
+      {"textDocument/semanticTokens/range", {Need::Local, &Server::semanticTokensRange}},
+      {"textDocument/inlayHint", {Need::Local, &Server::inlayHints}},
+      {"textDocument/prepareRename", {Need::Full, &Server::prepareRename}},
+      {"textDocument/rename", {Need::Full, &Server::rename}},
+      {"textDocument/codeAction", {Need::Local, &Server::codeActions}},
+      {"textDocument/formatting", {Need::Text, &Server::formatting}},
+      {"textDocument/rangeFormatting", {Need::Text, &Server::formatting}},
   };
   scheduler_ = std::make_unique<Scheduler>(
       scheduling, [this](const std::string& uri, const std::shared_ptr<const Analysis>& analysis) {
@@ -270,6 +298,17 @@ json Server::initialize(const json& params) {
       {"foldingRangeProvider", true},
       {"selectionRangeProvider", true},
       {"diagnosticProvider", {{"interFileDependencies", false}, {"workspaceDiagnostics", false}}},
+      {"completionProvider", {{"triggerCharacters", {".", "%", "$"}}, {"resolveProvider", false}}},
+      {"signatureHelpProvider", {{"triggerCharacters", {" ", ","}}, {"retriggerCharacters", {","}}}},
+      {"semanticTokensProvider",
+       {{"legend", {{"tokenTypes", semanticTokenTypes()}, {"tokenModifiers", semanticTokenModifiers()}}},
+        {"full", {{"delta", true}}},
+        {"range", true}}},
+      {"inlayHintProvider", true},
+      {"renameProvider", {{"prepareProvider", true}}},
+      {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
+      {"documentFormattingProvider", true},
+      {"documentRangeFormattingProvider", true},
   };
   return {{"capabilities", result}, {"serverInfo", {{"name", "ptxls"}, {"version", PTXLS_VERSION}}}};
 }
@@ -294,7 +333,12 @@ Settings Server::settingsFor(const std::string& uri) {
 
 void Server::applySettingsToOpenDocuments() {
   for (const std::string& uri : scheduler_->openDocuments()) {
-    scheduler_->setLintOptions(uri, lintOptionsFor(settingsFor(uri)));
+    Settings settings = settingsFor(uri);
+    {
+      std::lock_guard lock(deferredMutex_);
+      documentSettings_[uri] = settings;
+    }
+    scheduler_->setLintOptions(uri, lintOptionsFor(settings));
   }
 }
 
@@ -313,11 +357,13 @@ void Server::didOpen(const json& params) {
     std::lock_guard lock(deferredMutex_);
     openProgress_[uri] = token;
   }
+  Settings settings = settingsFor(uri);
   {
     std::lock_guard lock(deferredMutex_);
     lastPublished_.erase(uri);
+    documentSettings_[uri] = settings;
   }
-  scheduler_->open(uri, std::move(text), version.get<std::int64_t>(), lintOptionsFor(settingsFor(uri)));
+  scheduler_->open(uri, std::move(text), version.get<std::int64_t>(), lintOptionsFor(settings));
 }
 
 void Server::didChange(const json& params) {
@@ -361,6 +407,11 @@ void Server::didClose(const json& params) {
     }
     lastPublished_.erase(uri);
     openProgress_.erase(uri);
+    documentSettings_.erase(uri);
+  }
+  {
+    std::lock_guard lock(tokensMutex_);
+    lastTokens_.erase(uri);
   }
   deferredDrained_.notify_all();
   for (const Deferred& request : orphans) replyError(request.id, kInvalidParams, "document was closed: " + uri);
@@ -445,6 +496,8 @@ void Server::answer(const json& id, const std::string& method, const Route& rout
     reply(id, (this->*route.handler)(analysis, params));
   } catch (const InvalidParams& error) {
     replyError(id, kInvalidParams, error.message);
+  } catch (const RequestFailed& error) {
+    replyError(id, kRequestFailed, error.message);
   } catch (const std::exception& error) {
     replyError(id, kInternalError, method + ": " + error.what());
   }
@@ -672,17 +725,237 @@ json Server::workspaceSymbols(const json& params) {
   std::string query = params.is_object() && params.contains("query") && params["query"].is_string()
                           ? params["query"].get<std::string>()
                           : std::string();
-  json result = json::array();
+  // Every open document's newest model: module-level names are in incremental ones too.
+  std::vector<std::shared_ptr<const Analysis>> analyses;
+  std::vector<WorkspaceDocument> documents;
   for (const std::string& uri : scheduler_->openDocuments()) {
     Scheduler::View view = scheduler_->view(uri);
     std::shared_ptr<const Analysis> analysis = view.full ? view.full : view.latest;
     if (!analysis) continue;
-    for (const OutlineItem& item : documentOutline(analysis->result.module)) {
-      if (!query.empty() && item.name.find(query) == std::string::npos) continue;
-      result.push_back({{"name", item.name},
-                        {"kind", 12},
-                        {"location", {{"uri", uri}, {"range", rangeJson(*analysis, item.selectionRange, encoding_)}}}});
+    analyses.push_back(analysis);
+    documents.push_back({uri, &analysis->result.module});
+  }
+  json result = json::array();
+  for (const WorkspaceSymbolMatch& match : ptx::lsp::workspaceSymbols(documents, query, 1000)) {
+    const Analysis* analysis = nullptr;
+    for (std::size_t i = 0; i < documents.size(); ++i) {
+      if (documents[i].uri == match.uri) analysis = analyses[i].get();
     }
+    if (analysis == nullptr) continue;
+    json symbol = {{"name", match.name},
+                   {"kind", match.kind == OutlineKind::Variable ? 13 : 12},
+                   {"location", {{"uri", match.uri}, {"range", rangeJson(*analysis, match.selectionRange, encoding_)}}}};
+    if (!match.detail.empty()) symbol["containerName"] = match.detail;
+    result.push_back(std::move(symbol));
+  }
+  return result;
+}
+
+namespace {
+
+int completionKindNumber(CompletionKind kind) {
+  // LSP CompletionItemKind.
+  switch (kind) {
+    case CompletionKind::Opcode: return 14;           // Keyword
+    case CompletionKind::Modifier: return 20;         // EnumMember
+    case CompletionKind::Type: return 25;             // TypeParameter
+    case CompletionKind::Register: return 6;          // Variable
+    case CompletionKind::SpecialRegister: return 21;  // Constant
+    case CompletionKind::Label: return 18;            // Reference
+    case CompletionKind::Variable: return 6;          // Variable
+    case CompletionKind::Function: return 3;          // Function
+    case CompletionKind::Parameter: return 5;         // Field
+    case CompletionKind::Directive: return 14;        // Keyword
+    case CompletionKind::Keyword: return 14;          // Keyword
+  }
+  return 1;
+}
+
+json textEditsJson(const Analysis& analysis, const std::vector<FixEdit>& edits, PositionEncoding encoding) {
+  json result = json::array();
+  for (const FixEdit& edit : edits) {
+    result.push_back({{"range", rangeJson(analysis, edit.range, encoding)}, {"newText", edit.newText}});
+  }
+  return result;
+}
+
+}  // namespace
+
+json Server::completion(const Analysis& analysis, const json& params) {
+  std::uint32_t offset = offsetIn(analysis, positionOf(member(params, "position")), encoding_);
+  json items = json::array();
+  for (const CompletionItem& item : completeAt(*analysis.text, analysis.result, offset)) {
+    json entry = {{"label", item.label},
+                  {"kind", completionKindNumber(item.kind)},
+                  {"textEdit", {{"range", rangeJson(analysis, item.replace, encoding_)},
+                                {"newText", item.insertText.empty() ? item.label : item.insertText}}}};
+    if (!item.detail.empty()) entry["detail"] = item.detail;
+    if (!item.documentation.empty()) entry["documentation"] = {{"kind", "markdown"}, {"value", item.documentation}};
+    if (!item.sortText.empty()) entry["sortText"] = item.sortText;
+    items.push_back(std::move(entry));
+  }
+  return {{"isIncomplete", false}, {"items", std::move(items)}};
+}
+
+json Server::signatureHelp(const Analysis& analysis, const json& params) {
+  std::uint32_t offset = offsetIn(analysis, positionOf(member(params, "position")), encoding_);
+  auto help = signatureHelpAt(*analysis.text, analysis.result, offset);
+  if (!help || help->signatures.empty()) return nullptr;
+  json signatures = json::array();
+  for (const SignatureInfo& signature : help->signatures) {
+    json parameters = json::array();
+    for (ByteRange parameter : signature.parameters) parameters.push_back({{"label", {parameter.begin, parameter.end}}});
+    json entry = {{"label", signature.label}, {"parameters", std::move(parameters)}};
+    if (!signature.documentation.empty()) entry["documentation"] = {{"kind", "markdown"}, {"value", signature.documentation}};
+    signatures.push_back(std::move(entry));
+  }
+  return {{"signatures", std::move(signatures)},
+          {"activeSignature", help->activeSignature},
+          {"activeParameter", help->activeParameter}};
+}
+
+json Server::rememberTokens(const std::string& uri, std::vector<std::uint32_t> data) {
+  std::lock_guard lock(tokensMutex_);
+  std::string resultId = std::to_string(nextTokensId_++);
+  json result = {{"resultId", resultId}, {"data", data}};
+  lastTokens_[uri] = {resultId, std::move(data)};
+  return result;
+}
+
+json Server::semanticTokensFull(const Analysis& analysis, const json& params) {
+  std::vector<SemanticToken> tokens = semanticTokens(*analysis.text, analysis.result);
+  return rememberTokens(documentUri(params), encodeSemanticTokens(*analysis.text, analysis.lines, tokens, encoding_));
+}
+
+json Server::semanticTokensDelta(const Analysis& analysis, const json& params) {
+  std::string uri = documentUri(params);
+  std::vector<SemanticToken> tokens = semanticTokens(*analysis.text, analysis.result);
+  std::vector<std::uint32_t> data = encodeSemanticTokens(*analysis.text, analysis.lines, tokens, encoding_);
+  std::optional<std::vector<std::uint32_t>> previous;
+  {
+    std::lock_guard lock(tokensMutex_);
+    auto it = lastTokens_.find(uri);
+    if (it != lastTokens_.end() && params.contains("previousResultId") && params["previousResultId"] == it->second.first) {
+      previous = it->second.second;
+    }
+  }
+  // Without the previous result the client gets the whole set (LSP allows either answer).
+  if (!previous) return rememberTokens(uri, std::move(data));
+  json edits = json::array();
+  for (const SemanticTokensEdit& edit : diffSemanticTokens(*previous, data)) {
+    edits.push_back({{"start", edit.start}, {"deleteCount", edit.deleteCount}, {"data", edit.data}});
+  }
+  json remembered = rememberTokens(uri, std::move(data));
+  return {{"resultId", remembered["resultId"]}, {"edits", std::move(edits)}};
+}
+
+json Server::semanticTokensRange(const Analysis& analysis, const json& params) {
+  Range range = rangeOf(member(params, "range"));
+  ByteRange bytes{offsetIn(analysis, range.start, encoding_), offsetIn(analysis, range.end, encoding_)};
+  std::vector<SemanticToken> tokens = semanticTokens(*analysis.text, analysis.result, bytes);
+  return {{"data", encodeSemanticTokens(*analysis.text, analysis.lines, tokens, encoding_)}};
+}
+
+json Server::inlayHints(const Analysis& analysis, const json& params) {
+  Range range = rangeOf(member(params, "range"));
+  ByteRange bytes{offsetIn(analysis, range.start, encoding_), offsetIn(analysis, range.end, encoding_)};
+  json result = json::array();
+  for (const InlayHint& hint : ptx::lsp::inlayHints(*analysis.text, analysis.result, bytes)) {
+    result.push_back({{"position", toJson(positionAt(*analysis.text, analysis.lines, hint.offset, encoding_))},
+                      {"label", hint.label},
+                      {"kind", static_cast<int>(hint.kind)},
+                      {"paddingLeft", hint.paddingLeft},
+                      {"paddingRight", hint.paddingRight}});
+  }
+  return result;
+}
+
+json Server::prepareRename(const Analysis& analysis, const json& params) {
+  std::uint32_t offset = offsetIn(analysis, positionOf(member(params, "position")), encoding_);
+  auto range = ptx::lsp::prepareRename(*analysis.text, analysis.result.module, offset);
+  if (!range) return nullptr;
+  return {{"range", rangeJson(analysis, *range, encoding_)},
+          {"placeholder", analysis.text->substr(range->begin, range->end - range->begin)}};
+}
+
+json Server::rename(const Analysis& analysis, const json& params) {
+  std::uint32_t offset = offsetIn(analysis, positionOf(member(params, "position")), encoding_);
+  std::string newName = stringMember(params, "newName");
+  RenameResult result = ptx::lsp::rename(*analysis.text, analysis.result.module, offset, newName);
+  if (!result.ok()) throw RequestFailed(result.error);
+  return {{"changes", {{documentUri(params), textEditsJson(analysis, result.edits, encoding_)}}}};
+}
+
+json Server::codeActions(const Analysis& analysis, const json& params) {
+  std::string uri = documentUri(params);
+  Range range = rangeOf(member(params, "range"));
+  ByteRange bytes{offsetIn(analysis, range.start, encoding_), offsetIn(analysis, range.end, encoding_)};
+  // Only quick fixes exist: a client asking for other kinds gets none.
+  if (params.contains("context") && params["context"].contains("only") && params["context"]["only"].is_array()) {
+    bool wantsQuickFix = false;
+    for (const json& kind : params["context"]["only"]) {
+      if (kind == "quickfix" || kind == "") wantsQuickFix = true;
+    }
+    if (!wantsQuickFix) return json::array();
+  }
+  const json* clientDiagnostics = nullptr;
+  if (params.contains("context") && params["context"].contains("diagnostics") && params["context"]["diagnostics"].is_array()) {
+    clientDiagnostics = &params["context"]["diagnostics"];
+  }
+  json result = json::array();
+  for (const CodeAction& action : ptx::lsp::codeActions(*analysis.text, analysis.result, bytes)) {
+    json diagnosticRange = rangeJson(analysis, action.diagnosticRange, encoding_);
+    // Link the client's own copy of the diagnostic when it sent one (matched by code and range).
+    json diagnostic;
+    if (clientDiagnostics != nullptr) {
+      for (const json& candidate : *clientDiagnostics) {
+        if (candidate.value("code", json()) == action.rule && candidate.value("range", json()) == diagnosticRange) {
+          diagnostic = candidate;
+        }
+      }
+    }
+    if (diagnostic.is_null()) {
+      diagnostic = {{"range", diagnosticRange}, {"code", action.rule}, {"source", "ptxls"}, {"message", action.diagnosticMessage}};
+    }
+    json entry = {{"title", action.title},
+                  {"kind", action.kind},
+                  {"diagnostics", {diagnostic}},
+                  {"edit", {{"changes", {{uri, textEditsJson(analysis, action.edits, encoding_)}}}}}};
+    if (action.isPreferred) entry["isPreferred"] = true;
+    result.push_back(std::move(entry));
+  }
+  return result;
+}
+
+json Server::formatting(const Analysis& analysis, const json& params) {
+  std::string uri = documentUri(params);
+  FormatOptions options;
+  // The editor's indentation choice, unless the project fixed one (nvcc's PTX uses tabs).
+  if (params.contains("options") && params["options"].is_object()) {
+    const json& editor = params["options"];
+    if (editor.contains("insertSpaces") && editor["insertSpaces"].is_boolean()) options.useTabs = !editor["insertSpaces"].get<bool>();
+    if (editor.contains("tabSize") && editor["tabSize"].is_number_unsigned()) {
+      options.indentWidth = std::min(16U, editor["tabSize"].get<unsigned>());
+    }
+  }
+  {
+    std::lock_guard lock(deferredMutex_);
+    if (auto it = documentSettings_.find(uri); it != documentSettings_.end()) {
+      const FormatSettings& project = it->second.format;
+      if (project.useTabs) options.useTabs = *project.useTabs;
+      if (project.indentWidth) options.indentWidth = *project.indentWidth;
+      if (project.maxBlankLines) options.maxBlankLines = *project.maxBlankLines;
+    }
+  }
+  std::optional<ByteRange> bytes;
+  if (params.contains("range")) {
+    Range range = rangeOf(params["range"]);
+    bytes = ByteRange{offsetIn(analysis, range.start, encoding_), offsetIn(analysis, range.end, encoding_)};
+  }
+  if (!analysis.result.tree.isComplete()) return json::array();  // Binary or oversized text.
+  json result = json::array();
+  for (const TextEdit& edit : formatEdits(*analysis.text, analysis.result.tree, options, bytes)) {
+    result.push_back({{"range", rangeJson(analysis, edit.range, encoding_)}, {"newText", edit.newText}});
   }
   return result;
 }

@@ -101,6 +101,18 @@ class Server {
   nlohmann::json foldingRanges(const Analysis& analysis, const nlohmann::json& params);
   nlohmann::json selectionRanges(const Analysis& analysis, const nlohmann::json& params);
   nlohmann::json pullDiagnostics(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json completion(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json signatureHelp(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json semanticTokensFull(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json semanticTokensDelta(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json semanticTokensRange(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json inlayHints(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json prepareRename(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json rename(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json codeActions(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json formatting(const Analysis& analysis, const nlohmann::json& params);
+  // Semantic tokens sent last per document, for delta requests (any thread).
+  nlohmann::json rememberTokens(const std::string& uri, std::vector<std::uint32_t> data);
 
   nlohmann::json diagnosticsJson(const Analysis& analysis) const;
   void publishDiagnostics(const std::string& uri, const Analysis& analysis);
@@ -142,6 +154,10 @@ class Server {
   std::map<std::string, std::string, std::less<>> lastPublished_;
   std::map<std::string, std::string, std::less<>> openProgress_;
   int nextServerRequestId_ = 1;
+  std::map<std::string, Settings, std::less<>> documentSettings_;  // Client + project file, per open document.
+  std::mutex tokensMutex_;
+  std::map<std::string, std::pair<std::string, std::vector<std::uint32_t>>, std::less<>> lastTokens_;
+  std::uint64_t nextTokensId_ = 1;
   std::map<std::string, std::function<void(const nlohmann::json&)>> pendingServerRequests_;  // Main thread only.
 
   // Last: destroyed first, so no worker calls back into a half-destroyed server.

@@ -14,6 +14,8 @@
 // Use instead:
 //     .version 7.0
 //
+// Fix: raise the `.version` to the one the instruction needs.
+//
 // References: the "PTX ISA Notes" of each instruction in PTX ISA chapter 9.
 #include <optional>
 #include <string>
@@ -26,6 +28,24 @@ namespace {
 
 std::string versionText(PtxVersion version) {
   return std::to_string(version.major) + "." + std::to_string(version.minor);
+}
+
+// The `X.Y` of the module's `.version` directive, or nullopt when it cannot be found.
+std::optional<ByteRange> versionNumberRange(const RuleContext& context) {
+  ByteRange directive = *context.module.header.version;
+  std::string_view spelled = context.textOf(directive);
+  std::size_t begin = spelled.find_first_of("0123456789");
+  if (begin == std::string_view::npos) return std::nullopt;
+  std::size_t end = spelled.find_first_not_of("0123456789.", begin);
+  if (end == std::string_view::npos) end = spelled.size();
+  return ByteRange{directive.begin + static_cast<std::uint32_t>(begin), directive.begin + static_cast<std::uint32_t>(end)};
+}
+
+void attachRaiseVersion(const RuleContext& context, PtxVersion needed) {
+  auto number = versionNumberRange(context);
+  if (!number) return;
+  std::string version = versionText(needed);
+  context.attachFix(concat({"Raise .version to ", version}), {{*number, version}}, /*isPreferred=*/true);
 }
 
 // The form-level check: the modifiers fit only forms newer than the declared version.
@@ -48,6 +68,7 @@ void checkForm(const RuleContext& context, std::size_t index, PtxVersion declare
   message += versionText(declared);
   context.report("ISA002", Category::Isa, range, std::move(message),
                  {{*context.module.header.version, "the module's .version"}});
+  attachRaiseVersion(context, *oldest);
 }
 
 }  // namespace
@@ -75,6 +96,7 @@ void checkRequiresNewerPtx(const RuleContext& context) {
     message += std::to_string(declared.major) + "." + std::to_string(declared.minor);
     context.report("ISA002", Category::Isa, site.opcode, std::move(message),
                    {{*header.version, "the module's .version"}});
+    attachRaiseVersion(context, info->minPtx);
   }
 }
 

@@ -15,7 +15,12 @@
 // Use instead:
 //     .target sm_90
 //
+// Fix: change the `.target` to the one the instruction needs (never to an older number),
+// raising the `.version` too when that target needs a newer PTX ISA.
+//
 // References: the "Target ISA Notes" of each instruction in PTX ISA chapter 9.
+#include <algorithm>
+#include <optional>
 #include <string>
 
 #include "RuleContext.h"
@@ -24,6 +29,55 @@
 
 namespace ptx {
 namespace {
+
+// The first PTX ISA version that knows a target (the PTX ISA release notes; the sm_75 and
+// newer entries agree with ptxas 13). Nullopt for a target not listed.
+std::optional<PtxVersion> minimumPtxForTarget(std::string_view target) {
+  struct Entry {
+    std::string_view target;
+    PtxVersion version;
+  };
+  static constexpr Entry kTargets[] = {
+      {"sm_50", {4, 0}},   {"sm_52", {4, 1}},   {"sm_53", {4, 2}},   {"sm_60", {5, 0}},   {"sm_61", {5, 0}},
+      {"sm_62", {5, 0}},   {"sm_70", {6, 0}},   {"sm_72", {6, 1}},   {"sm_75", {6, 3}},   {"sm_80", {7, 0}},
+      {"sm_86", {7, 1}},   {"sm_87", {7, 4}},   {"sm_89", {7, 8}},   {"sm_90", {7, 8}},   {"sm_90a", {8, 0}},
+      {"sm_100", {8, 6}},  {"sm_100a", {8, 6}}, {"sm_100f", {8, 8}}, {"sm_101", {8, 6}},  {"sm_101a", {8, 6}},
+      {"sm_103", {8, 8}},  {"sm_103a", {8, 8}}, {"sm_103f", {8, 8}}, {"sm_110", {9, 0}},  {"sm_110a", {9, 0}},
+      {"sm_110f", {9, 0}}, {"sm_120", {8, 7}},  {"sm_120a", {8, 7}}, {"sm_120f", {8, 8}}, {"sm_121", {8, 8}},
+      {"sm_121a", {8, 8}}, {"sm_121f", {8, 8}},
+  };
+  for (const Entry& entry : kTargets) {
+    if (entry.target == target) return entry.version;
+  }
+  return std::nullopt;
+}
+
+// Offers to replace the module's target with `needed`, when that is not a step back.
+void attachChangeTarget(const RuleContext& context, const std::pair<std::string, ByteRange>& targetEntry,
+                        const TargetArch& current, std::string_view needed) {
+  TargetArch wanted;
+  if (!parseTargetArch(needed, wanted) || wanted.number < current.number) return;
+  // Under a target override the entry's range is not the spelled target: nothing to edit.
+  if (context.textOf(targetEntry.second) != targetEntry.first) return;
+  std::vector<FixEdit> edits{{targetEntry.second, std::string(needed)}};
+  std::string title = concat({"Change .target to ", needed});
+  const ModuleHeader& header = context.module.header;
+  auto version = minimumPtxForTarget(needed);
+  if (version && header.version && PtxVersion{header.versionMajor, header.versionMinor} < *version) {
+    std::string_view directive = context.textOf(*header.version);
+    std::size_t begin = directive.find_first_of("0123456789");
+    if (begin == std::string_view::npos) return;
+    std::size_t end = std::min(directive.find_first_not_of("0123456789.", begin), directive.size());
+    std::string number = concat({std::to_string(version->major), ".", std::to_string(version->minor)});
+    edits.push_back({{header.version->begin + static_cast<std::uint32_t>(begin),
+                      header.version->begin + static_cast<std::uint32_t>(end)},
+                     number});
+    title += " and .version to " + number;
+  }
+  // The version edit comes first in the text.
+  std::sort(edits.begin(), edits.end(), [](const FixEdit& a, const FixEdit& b) { return a.range.begin < b.range.begin; });
+  context.attachFix(std::move(title), std::move(edits), /*isPreferred=*/true);
+}
 
 // The form-level check: no form the modifiers fit runs on the module's target.
 void checkForm(const RuleContext& context, std::size_t index, const TargetArch& target,
@@ -49,6 +103,7 @@ void checkForm(const RuleContext& context, std::size_t index, const TargetArch& 
   message += "; the module targets ";
   message += targetEntry.first;
   context.report("ISA003", Category::Isa, range, std::move(message), {{targetEntry.second, "the module's .target"}});
+  if (!targets.empty()) attachChangeTarget(context, targetEntry, target, targets.front());
 }
 
 }  // namespace
@@ -84,6 +139,7 @@ void checkRequiresNewerTarget(const RuleContext& context) {
     message += targetEntry->first;
     context.report("ISA003", Category::Isa, site.opcode, std::move(message),
                    {{targetEntry->second, "the module's .target"}});
+    attachChangeTarget(context, *targetEntry, target, info->minTarget);
   }
 }
 

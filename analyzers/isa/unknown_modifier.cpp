@@ -14,8 +14,12 @@
 //     add.rn.f32 %f1, %f2, %f3;
 //     ld.global.u32 %r1, [%rd1];
 //
+// Fix: replace the modifier with the suggestion, when there is one.
+//
 // References: the syntax block of each instruction in PTX ISA chapter 9; the modifier
 // vocabulary is the union of the forms in core/isa/instructions/*.def.
+#include <string>
+
 #include "RuleContext.h"
 #include "isa/InstructionShape.h"
 
@@ -23,7 +27,12 @@ namespace ptx {
 
 void checkUnknownModifier(const RuleContext& context) {
   for (const ShapeFinding& finding : context.shapes.findings) {
-    if (finding.problem == ShapeProblem::UnknownModifier) context.report("ISA004", Category::Isa, finding.range, finding.message);
+    if (finding.problem != ShapeProblem::UnknownModifier) continue;
+    context.report("ISA004", Category::Isa, finding.range, finding.message);
+    if (!finding.suggestion.empty()) {
+      context.attachFix(concat({"Replace '", context.textOf(finding.range), "' with '", finding.suggestion, "'"}),
+                        {{finding.range, finding.suggestion}}, /*isPreferred=*/true);
+    }
   }
 }
 

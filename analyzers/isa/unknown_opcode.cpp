@@ -12,6 +12,8 @@
 // Use instead:
 //     mov.b32 %r1, 1;
 //
+// Fix: replace the opcode with the lowercase spelling or the suggestion.
+//
 // References: PTX ISA §4.3.2 (instruction statements, reserved opcodes).
 #include <string>
 
@@ -29,15 +31,22 @@ void checkUnknownOpcode(const RuleContext& context) {
     std::string message = "unknown instruction '" + std::string(opcode) + "'";
     std::string lower(opcode);
     for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    std::string replacement;
     if (findOpcode(lower) != nullptr) {
       message += "; PTX opcodes are lowercase: did you mean '" + lower + "'?";
+      replacement = lower;
     } else {
       std::vector<std::string_view> candidates;
       for (const OpcodeInfo& info : allOpcodes()) candidates.push_back(info.name);
       std::string_view suggestion = closestMatch(opcode, candidates);
       if (!suggestion.empty()) message += "; did you mean '" + std::string(suggestion) + "'?";
+      replacement = suggestion;
     }
     context.report("ISA001", Category::Isa, site.opcode, std::move(message));
+    if (!replacement.empty()) {
+      context.attachFix(concat({"Replace '", opcode, "' with '", replacement, "'"}),
+                        {{site.opcode, replacement}}, /*isPreferred=*/true);
+    }
   }
 }
 

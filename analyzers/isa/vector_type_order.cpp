@@ -12,8 +12,14 @@
 // Use instead:
 //     st.global.v2.u32 [%rd1], {%r1, %r2};
 //
+// Fix: move the `.vN` modifier to just before the element type.
+//
 // References: PTX ISA §5.4.4 (vectors) and the syntax of ld, st and the other vector
 // instructions in chapter 9.
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "RuleContext.h"
 #include "isa/IsaReference.h"
 
@@ -53,6 +59,22 @@ void checkVectorTypeOrder(const RuleContext& context) {
       message += modifier;
       message += "' should come right before the element type (ptxas warns: Vector Type not specified properly)";
       context.warn("ISA010", Category::Isa, range, std::move(message));
+      // The element type: the first type after `.vN`, else the last one before it.
+      std::optional<ByteRange> type;
+      for (std::uint32_t t = 0; t < site.modifierCount; ++t) {
+        ByteRange candidate = module.modifiers[site.firstModifier + t];
+        if (t == m || !isTypeSpelling(context.textOf(candidate))) continue;
+        if (t < m || !type || type->begin < range.begin) type = candidate;
+        if (t > m) break;
+      }
+      if (type) {
+        std::string moved(modifier);
+        context.attachFix(concat({"Move '", moved, "' before '", context.textOf(*type), "'"}),
+                          type->begin < range.begin
+                              ? std::vector<FixEdit>{{{type->begin, type->begin}, moved}, {range, ""}}
+                              : std::vector<FixEdit>{{range, ""}, {{type->begin, type->begin}, moved}},
+                          /*isPreferred=*/true);
+      }
     }
   }
 }

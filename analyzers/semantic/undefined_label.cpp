@@ -15,6 +15,8 @@
 //     $L__done:
 //     ret;
 //
+// Fix: change the target to the suggested label when the branch can see it.
+//
 // References: PTX ISA §4.3 (labels), §9.7.12.1 (bra).
 #include <string>
 
@@ -37,6 +39,14 @@ void checkUndefinedLabel(const RuleContext& context) {
     std::string_view suggestion = closestMatch(name, labels);
     if (!suggestion.empty()) message += "; did you mean '" + std::string(suggestion) + "'?";
     context.report("SEM003", Category::Semantic, reference.range, std::move(message));
+    if (suggestion.empty()) continue;
+    ScopeId scope = innermostScopeAt(context.module, reference.range.begin);
+    for (const Symbol& symbol : context.module.symbols) {
+      if (symbol.kind != SymbolKind::Label || symbol.name != suggestion) continue;
+      if (!scopeEncloses(context.module, symbol.scope, scope)) continue;
+      context.attachFix(concat({"Change to '", symbol.name, "'"}), {{reference.range, symbol.name}}, /*isPreferred=*/true);
+      break;
+    }
   }
 }
 

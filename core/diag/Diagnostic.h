@@ -44,6 +44,24 @@ struct RelatedInformation {
   std::string message;
 };
 
+// One replacement of a machine-applicable fix: the bytes of `range` (in the analyzed text)
+// become `newText`; an empty range inserts. The edits of one fix never overlap.
+struct FixEdit {
+  ByteRange range;
+  std::string newText;
+
+  friend bool operator==(const FixEdit&, const FixEdit&) = default;
+};
+
+// A fix that a rule knows will make its diagnostic go away ("Replace '.globl' with
+// '.global'"). The editor offers it as a quick fix; ptxlint leaves it out of its output.
+struct Fix {
+  std::string title;
+  std::vector<FixEdit> edits;
+  // The one obvious fix, which an editor may apply without asking; at most one per diagnostic.
+  bool isPreferred = false;
+};
+
 struct Diagnostic {
   std::string rule;  // Stable rule code such as "SYN001"; see analyzers/Rules.def.
   Severity severity = Severity::Error;
@@ -51,6 +69,7 @@ struct Diagnostic {
   ByteRange range;
   std::string message;
   std::vector<RelatedInformation> related;
+  std::vector<Fix> fixes;  // Machine-applicable fixes, a preferred one first; often empty.
 };
 
 }  // namespace ptx

@@ -33,7 +33,7 @@ void appendCode(std::string& out, std::string_view code) {
 
 }  // namespace
 
-std::optional<std::string> instructionHover(std::string_view opcode) {
+std::optional<std::string> instructionSummary(std::string_view opcode) {
   const OpcodeInfo* info = findOpcode(opcode);
   if (info == nullptr) return std::nullopt;
   std::string out = "**";
@@ -47,6 +47,13 @@ std::optional<std::string> instructionHover(std::string_view opcode) {
   out += "\n\n";
   out += requirementLine(info->minPtx, info->minTarget);
   out += '\n';
+  return out;
+}
+
+std::optional<std::string> instructionHover(std::string_view opcode) {
+  std::optional<std::string> summary = instructionSummary(opcode);
+  if (!summary) return std::nullopt;
+  std::string out = std::move(*summary);
   if (const InstructionFamily* family = findInstructionFamily(opcode)) {
     out += "\nForms (";
     out += std::to_string(family->forms.size());

@@ -16,4 +16,8 @@ std::optional<std::string> hoverMarkdown(std::string_view word);
 // Hover for an instruction family, listing its forms from the instruction table.
 std::optional<std::string> instructionHover(std::string_view opcode);
 
+// The same without the list of forms: summary, main syntax and requirements, short enough
+// for a completion item.
+std::optional<std::string> instructionSummary(std::string_view opcode);
+
 }  // namespace ptx

@@ -490,6 +490,44 @@ std::vector<FormMatch> matchFormsExactly(const InstructionFamily& family, std::s
 
 }  // namespace
 
+namespace {
+
+// Like assignAnyOrder, but an assignment that leaves required elements empty also counts.
+bool assignSome(const InstructionForm& form, std::span<const std::string_view> modifiers, std::size_t modifier,
+                std::vector<bool>& used) {
+  if (modifier == modifiers.size()) return true;
+  for (std::size_t e = 0; e < form.elements.size(); ++e) {
+    if (used[e]) continue;
+    const FormElement& candidate = form.elements[e];
+    if (std::find(candidate.values.begin(), candidate.values.end(), modifiers[modifier]) ==
+        candidate.values.end()) {
+      continue;
+    }
+    used[e] = true;
+    if (assignSome(form, modifiers, modifier + 1, used)) return true;
+    used[e] = false;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<PartialFormMatch> matchFormsPartially(const InstructionFamily& family,
+                                                  std::span<const std::string_view> modifiers) {
+  std::vector<std::string_view> unique;
+  for (std::string_view modifier : modifiers) {
+    if (std::find(unique.begin(), unique.end(), modifier) == unique.end()) unique.push_back(modifier);
+  }
+  std::vector<PartialFormMatch> matches;
+  for (const InstructionForm& form : family.forms) {
+    if (unique.size() > form.elements.size()) continue;
+    std::vector<bool> used(form.elements.size(), false);
+    if (!assignSome(form, unique, 0, used)) continue;
+    matches.push_back(PartialFormMatch{&form, std::move(used)});
+  }
+  return matches;
+}
+
 bool registerTypeFits(std::string_view instructionType, std::string_view registerType, OperandRelax relax) {
   auto wanted = shapeOf(instructionType);
   auto have = shapeOf(registerType);

@@ -106,6 +106,19 @@ struct FormMatch {
 std::vector<FormMatch> matchForms(const InstructionFamily& family,
                                   std::span<const std::string_view> modifiers);
 
+// A form that an instruction still being typed may grow into: its modifiers so far each fill
+// a distinct element of the form, in any order, but required elements may still be missing.
+struct PartialFormMatch {
+  const InstructionForm* form = nullptr;
+  std::vector<bool> filled;  // Per element of the form: whether a typed modifier fills it.
+};
+
+// Every form of `family` that `modifiers` are a start of, in the order the forms are listed,
+// for completion and signature help while a statement is incomplete. A repeated modifier
+// counts once, as in matchForms.
+std::vector<PartialFormMatch> matchFormsPartially(const InstructionFamily& family,
+                                                  std::span<const std::string_view> modifiers);
+
 // Whether a register of type `registerType` may stand where the instruction type is
 // `instructionType` (PTX ISA §6.4.1 operand type rules, with the relaxed size rules for
 // ld/st/cvt). Both are spelled with the dot (".b32").

@@ -22,6 +22,12 @@ std::string describeAll(const std::vector<Diagnostic>& diagnostics) {
     for (const RelatedInformation& r : d.related) {
       out += " {" + std::to_string(r.range.begin) + "," + std::to_string(r.range.end) + " " + r.message + "}";
     }
+    for (const Fix& fix : d.fixes) {
+      out += " fix '" + fix.title + "'";
+      for (const FixEdit& e : fix.edits) {
+        out += " [" + std::to_string(e.range.begin) + "," + std::to_string(e.range.end) + ")='" + e.newText + "'";
+      }
+    }
     out += "\n";
   }
   return out;
@@ -145,8 +151,8 @@ TEST_CASE("Incremental re-analysis declines edits outside a single body", "[incr
   std::string text = test::kernel("\tret;\n");
   LintResult previous = lintText(text);
   // An edit in the module header.
-  std::string next = text;
-  next.insert(0, " ");
+  std::string next(1, ' ');
+  next += text;
   SyntaxTree tree = reparseSyntax(previous.tree, next, describeEdit(text, 0, 0, " "));
   CHECK_FALSE(relintChangedFunction(next, tree, previous, ChangedSpan{0, 0, 1}).has_value());
 }
