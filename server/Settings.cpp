@@ -96,7 +96,15 @@ std::vector<std::string> mergeSettings(Settings& settings, const json& input) {
         settings.rules[std::string(meta->code)] = setting;
       }
     } else if (key == "diagnostics") {
-      if (value.is_object() && value.contains("debounceMs")) {
+      if (value.is_object() && value.contains("maxFileMiB")) {
+      const json& limit = value["maxFileMiB"];
+      if (limit.is_number_unsigned() && limit.get<std::uint64_t>() >= 1 && limit.get<std::uint64_t>() <= 1024) {
+        settings.maxAnalyzedBytes = static_cast<std::size_t>(limit.get<std::uint64_t>()) << 20;
+      } else {
+        problems.push_back("'diagnostics.maxFileMiB' must be an integer from 1 to 1024");
+      }
+    }
+    if (value.is_object() && value.contains("debounceMs")) {
         const json& debounce = value["debounceMs"];
         if (debounce.is_number_integer() && debounce.get<long long>() >= 0 && debounce.get<long long>() <= 10000) {
           settings.debounce = std::chrono::milliseconds(debounce.get<long long>());
@@ -169,6 +177,10 @@ std::optional<std::filesystem::path> pathOfUri(std::string_view uri) {
 
 LintOptions lintOptionsFor(const Settings& settings) {
   LintOptions options;
+  // An editor holds the text, the tree and two models at once (about 50 bytes of memory per
+  // byte of PTX): past this size a document gets one diagnostic and no analysis, but keeps
+  // every edit. ptxlint, which holds one file at a time, allows 256 MiB.
+  options.maxTextBytes = settings.maxAnalyzedBytes;
   options.rules = settings.rules;
   options.targetOverride = settings.target;
   return options;

@@ -28,6 +28,7 @@ struct Settings {
   std::optional<std::string> target;  // Overrides each module's `.target`.
   std::map<std::string, RuleSetting, std::less<>> rules;  // By rule code.
   std::chrono::milliseconds debounce{10};
+  std::size_t maxAnalyzedBytes = std::size_t{32} << 20;
   FormatSettings format;
 };
 

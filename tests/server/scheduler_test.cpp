@@ -177,3 +177,23 @@ TEST_CASE("Pull diagnostics answer for the current version and report unchanged 
                  {{"textDocument", {{"uri", "file:///p.ptx"}}}, {"previousResultId", report["resultId"]}});
   CHECK(client.reply(4)["result"]["kind"] == "unchanged");
 }
+
+TEST_CASE("A 50 MB document gets one diagnostic, keeps its edits and leaves the server responsive", "[server][scheduler]") {
+  TestClient client;
+  client.initialize();
+  std::string huge = test::kernel("\tret;\n");
+  huge.reserve(std::size_t{50} << 20);
+  while (huge.size() < (std::size_t{50} << 20)) huge += "// padding padding padding padding padding padding padding\n";
+  client.open("file:///huge.ptx", huge);
+  auto published = client.published("file:///huge.ptx");
+  REQUIRE(published.size() == 1);
+  REQUIRE(published[0]["params"]["diagnostics"].size() == 1);
+  CHECK(published[0]["params"]["diagnostics"][0]["code"] == "SYN007");
+  // Edits still apply; requests get answers, not hangs.
+  client.notify("textDocument/didChange", change("file:///huge.ptx", 2, 0, 0, 0, "// edited\n"));
+  client.request(5, "textDocument/hover",
+                 {{"textDocument", {{"uri", "file:///huge.ptx"}}}, {"position", {{"line", 0}, {"character", 1}}}});
+  CHECK(client.reply(5)["result"].is_null());
+  client.request(6, "textDocument/formatting", {{"textDocument", {{"uri", "file:///huge.ptx"}}}, {"options", {{"tabSize", 4}, {"insertSpaces", false}}}});
+  CHECK(client.reply(6)["result"] == json::array());
+}

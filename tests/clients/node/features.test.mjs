@@ -28,7 +28,7 @@ function advertised(caps, name) {
 // A scratch document with its own URI, so edits do not disturb the shared fixtures.
 let scratchCount = 0;
 async function scratch(server, text, { wait = true } = {}) {
-  const uri = `file:///tmp/ptxls-upcoming-${process.pid}-${++scratchCount}.ptx`;
+  const uri = `file:///tmp/ptxls-features-${process.pid}-${++scratchCount}.ptx`;
   const published = await server.open({ uri }, { text, wait });
   return { uri, text, published };
 }
