@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git xz-utils
   libtree-sitter-dev nlohmann-json3-dev libboost-dev libre2-dev catch2
-  nodejs npm neovim
+  neovim
 )
 
 missing=()
@@ -16,6 +16,11 @@ for package in "${packages[@]}"; do
     missing+=("$package")
   fi
 done
+
+# Node and npm for the real-client tests: Debian's packages unless a node with npm is already
+# installed some other way (NodeSource's nodejs bundles npm and conflicts with Debian's npm).
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 
 if [ "${#missing[@]}" -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages present"
