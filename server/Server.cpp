@@ -618,7 +618,7 @@ json Server::pullDiagnostics(const Analysis& analysis, const json& params) {
 
 json Server::hover(const Analysis& analysis, const json& params) {
   std::uint32_t offset = offsetIn(analysis, positionOf(member(params, "position")), encoding_);
-  auto result = hoverAt(*analysis.text, analysis.result, offset);
+  auto result = hoverAt(*analysis.text, analysis.result, offset, &analysis.lines);
   if (!result) return nullptr;
   return {{"contents", {{"kind", "markdown"}, {"value", result->markdown}}},
           {"range", rangeJson(analysis, result->range, encoding_)}};

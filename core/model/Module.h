@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -176,6 +177,17 @@ struct Module {
 
   // The symbol a byte offset names (a declaration or a reference), or kNoSymbol.
   SymbolId symbolAt(std::uint32_t offset) const;
+
+  // The references that start inside `range` (a binary search: references are ordered).
+  std::span<const Reference> referencesWithin(ByteRange range) const;
+
+  // Where uses of a symbol can be: its scope's range (a function, a block), or everything
+  // for module-level names. Lets hover and navigation skip the rest of a big file.
+  ByteRange visibilityOf(SymbolId id) const {
+    ScopeId scope = symbols[id].scope;
+    if (scope == kNoScope || scope == 0 || scope >= scopes.size()) return {0, UINT32_MAX};
+    return scopes[scope].range;
+  }
 };
 
 // With `bodiesWithin`, only the bodies of functions overlapping that range are walked; every

@@ -66,6 +66,13 @@ SymbolId Module::symbolAt(std::uint32_t offset) const {
   return kNoSymbol;
 }
 
+std::span<const Reference> Module::referencesWithin(ByteRange range) const {
+  auto byBegin = [](const Reference& r, std::uint32_t at) { return r.range.begin < at; };
+  auto first = std::lower_bound(references.begin(), references.end(), range.begin, byBegin);
+  auto last = std::lower_bound(first, references.end(), range.end, byBegin);
+  return {first, last};
+}
+
 std::optional<std::uint64_t> parseIntegerLiteral(std::string_view spelled) {
   if (spelled.ends_with("U")) spelled.remove_suffix(1);
   if (spelled.empty()) return std::nullopt;

@@ -16,9 +16,9 @@ std::string_view slice(std::string_view text, ByteRange range) {
 
 // `word` is the name as spelled under the cursor: for a `%r<N>` range, uses are counted for
 // that one register (`%r1`), not the whole range.
-std::string symbolMarkdown(std::string_view text, const Module& module, SymbolId id, std::string_view word) {
+std::string symbolMarkdown(std::string_view text, const Module& module, SymbolId id, std::string_view word,
+                           const LineIndex* lines) {
   const Symbol& symbol = module.symbols[id];
-  LineIndex lines(text);
   std::string out = "```ptx\n";
   std::string_view declaration = slice(text, symbol.declarationRange);
   // Long declarations (function bodies) show their first line only.
@@ -47,9 +47,14 @@ std::string symbolMarkdown(std::string_view text, const Module& module, SymbolId
     out += ">`";
   }
   out += "; declared on line ";
-  out += std::to_string(lines.lineOf(symbol.nameRange.begin) + 1);
+  // The caller's index when it has one: rebuilding it would scan the whole file per hover.
+  std::uint32_t line = lines != nullptr
+                           ? lines->lineOf(symbol.nameRange.begin)
+                           : static_cast<std::uint32_t>(std::count(text.begin(), text.begin() + symbol.nameRange.begin, '\n'));
+  out += std::to_string(line + 1);
+  std::span<const Reference> candidates = module.referencesWithin(module.visibilityOf(id));
   std::size_t uses = static_cast<std::size_t>(std::count_if(
-      module.references.begin(), module.references.end(), [&](const Reference& r) {
+      candidates.begin(), candidates.end(), [&](const Reference& r) {
         return r.target == id && (symbol.rangeCount == 0 || slice(text, r.range) == word);
       }));
   out += symbol.rangeCount != 0 ? ", `" + std::string(word) + "` used " : ", used ";
@@ -60,7 +65,8 @@ std::string symbolMarkdown(std::string_view text, const Module& module, SymbolId
 
 }  // namespace
 
-std::optional<HoverResult> hoverAt(std::string_view text, const LintResult& analysis, std::uint32_t offset) {
+std::optional<HoverResult> hoverAt(std::string_view text, const LintResult& analysis, std::uint32_t offset,
+                                   const LineIndex* lines) {
   TSNode root = analysis.tree.root();
   if (ts_node_is_null(root) || offset > text.size()) return std::nullopt;
   TSNode node = ts_node_descendant_for_byte_range(root, offset, offset);
@@ -79,7 +85,7 @@ std::optional<HoverResult> hoverAt(std::string_view text, const LintResult& anal
   if (type == "identifier") {
     SymbolId id = analysis.module.symbolAt(offset);
     if (id == kNoSymbol && offset > 0) id = analysis.module.symbolAt(offset - 1);
-    if (id != kNoSymbol) return HoverResult{symbolMarkdown(text, analysis.module, id, word), range};
+    if (id != kNoSymbol) return HoverResult{symbolMarkdown(text, analysis.module, id, word, lines), range};
     if (auto docs = hoverMarkdown(word)) return HoverResult{std::move(*docs), range};
     return std::nullopt;
   }

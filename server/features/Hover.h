@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "Lint.h"
+#include "text/LineIndex.h"
 
 namespace ptx::lsp {
 
@@ -17,6 +18,8 @@ struct HoverResult {
   ByteRange range;  // The word the hover is about.
 };
 
-std::optional<HoverResult> hoverAt(std::string_view text, const LintResult& analysis, std::uint32_t offset);
+// `lines`, when given, must index `text` (declaration lines are looked up in it).
+std::optional<HoverResult> hoverAt(std::string_view text, const LintResult& analysis, std::uint32_t offset,
+                                   const LineIndex* lines = nullptr);
 
 }  // namespace ptx::lsp

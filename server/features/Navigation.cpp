@@ -20,11 +20,17 @@ SymbolId symbolNear(const Module& module, std::uint32_t offset) {
 // The spelled name under the cursor: a reference or a declaration name.
 std::optional<ByteRange> nameRangeNear(const Module& module, std::uint32_t offset) {
   for (std::uint32_t probe : {offset, offset > 0 ? offset - 1 : offset}) {
-    for (const Reference& reference : module.references) {
-      if (reference.range.begin <= probe && probe < reference.range.end) return reference.range;
+    // Both lists are ordered by start and their ranges never overlap: the only candidate is
+    // the last one starting at or before the probe.
+    std::span<const Reference> before = module.referencesWithin({0, probe + 1});
+    if (!before.empty() && before.back().range.begin <= probe && probe < before.back().range.end) {
+      return before.back().range;
     }
-    for (const Symbol& symbol : module.symbols) {
-      if (symbol.nameRange.begin <= probe && probe < symbol.nameRange.end) return symbol.nameRange;
+    auto symbol = std::upper_bound(module.symbolsByPosition.begin(), module.symbolsByPosition.end(), probe,
+                                   [&](std::uint32_t at, SymbolId id) { return at < module.symbols[id].nameRange.begin; });
+    if (symbol != module.symbolsByPosition.begin()) {
+      const ByteRange& range = module.symbols[*(symbol - 1)].nameRange;
+      if (range.begin <= probe && probe < range.end) return range;
     }
   }
   return std::nullopt;
@@ -51,7 +57,7 @@ std::vector<ByteRange> referencesAt(std::string_view text, const Module& module,
     if (under) spelled = slice(text, *under);
   }
   if (includeDeclaration) found.push_back(symbol.nameRange);
-  for (const Reference& reference : module.references) {
+  for (const Reference& reference : module.referencesWithin(module.visibilityOf(id))) {
     if (reference.target != id) continue;
     if (symbol.rangeCount != 0 && !spelled.empty() && slice(text, reference.range) != spelled &&
         spelled != symbol.name) {
