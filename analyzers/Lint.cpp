@@ -7,6 +7,7 @@
 
 #include "Registry.h"
 #include "RuleContext.h"
+#include "Suppressions.h"
 #include "syntax/SyntaxKinds.h"
 
 namespace ptx {
@@ -26,6 +27,13 @@ void applyRuleSettings(std::vector<Diagnostic>& diagnostics, const LintOptions& 
   });
 }
 
+// Keeps the diagnostics as found and applies the suppression comments to get what is shown.
+void finishWithSuppressions(std::string_view text, LintResult& result, const LintOptions& options) {
+  result.unsuppressed = result.diagnostics;
+  result.diagnostics = applySuppressions(text, std::move(result.diagnostics));
+  applyRuleSettings(result.diagnostics, options);  // LNT001 may be configured too.
+}
+
 // The pipeline after parsing. With `focus`, the model walks only the bodies overlapping it
 // and syntax diagnostics cover only the module items overlapping it.
 LintResult runPipeline(std::string_view text, SyntaxTree tree, const LintOptions& options,
@@ -35,7 +43,10 @@ LintResult runPipeline(std::string_view text, SyntaxTree tree, const LintOptions
   result.focus = focus;
   result.diagnostics = focus ? collectSyntaxDiagnostics(text, result.tree, options.syntax, *focus)
                              : collectSyntaxDiagnostics(text, result.tree, options.syntax);
-  if (!result.tree.isComplete()) return result;
+  if (!result.tree.isComplete()) {
+    finishWithSuppressions(text, result, options);
+    return result;
+  }
   result.module = buildModule(text, result.tree, focus);
   if (options.targetOverride) {
     // The override stands in for the module's own `.target` list.
@@ -62,6 +73,7 @@ LintResult runPipeline(std::string_view text, SyntaxTree tree, const LintOptions
   checkUndeclaredFunction(context);
   applyRuleSettings(result.diagnostics, options);
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), byPosition);
+  finishWithSuppressions(text, result, options);
   return result;
 }
 
@@ -92,6 +104,7 @@ LintResult lintText(std::string_view text, const LintOptions& options) {
   LintResult result;
   if (looksBinary(text)) {
     result.diagnostics.push_back(binaryFileDiagnostic(text));
+    result.unsuppressed = result.diagnostics;
     return result;
   }
   if (options.maxTextBytes != 0 && text.size() > options.maxTextBytes) {
@@ -102,6 +115,7 @@ LintResult lintText(std::string_view text, const LintOptions& options) {
     tooLarge.message = "file is " + std::to_string(text.size() >> 20) + " MiB, over the " +
                        std::to_string(options.maxTextBytes >> 20) + " MiB limit; not parsed";
     result.diagnostics.push_back(std::move(tooLarge));
+    result.unsuppressed = result.diagnostics;
     return result;
   }
   return runPipeline(text, parseSyntax(text, options.parse), options, std::nullopt);
@@ -185,7 +199,7 @@ std::optional<LintResult> relintChangedFunction(std::string_view newText, const 
 
   std::vector<Diagnostic> merged;
   std::size_t syntaxCount = 0;
-  for (const Diagnostic& diagnostic : previous.diagnostics) {
+  for (const Diagnostic& diagnostic : previous.unsuppressed) {
     if (startsIn(diagnostic.range, oldBegin, oldEnd)) continue;  // Re-checked below.
     // A diagnostic that reaches into the function depends on what changed.
     if (diagnostic.range.end > oldBegin && diagnostic.range.begin < oldEnd) return std::nullopt;
@@ -207,7 +221,7 @@ std::optional<LintResult> relintChangedFunction(std::string_view newText, const 
   }
 
   LintResult focused = runPipeline(newText, newTree, options, ByteRange{newBegin, newEnd});
-  for (Diagnostic& diagnostic : focused.diagnostics) {
+  for (Diagnostic& diagnostic : focused.unsuppressed) {
     if (!startsIn(diagnostic.range, newBegin, newEnd)) continue;
     if (diagnostic.category == Category::Syntax) ++syntaxCount;
     merged.push_back(std::move(diagnostic));
@@ -216,6 +230,7 @@ std::optional<LintResult> relintChangedFunction(std::string_view newText, const 
   if (syntaxCount + 1 >= options.syntax.maxDiagnostics) return std::nullopt;
   std::stable_sort(merged.begin(), merged.end(), byPosition);
   focused.diagnostics = std::move(merged);
+  finishWithSuppressions(newText, focused, options);
   return focused;
 }
 

@@ -40,6 +40,9 @@ struct LintResult {
   SyntaxTree tree;  // Empty for binary or oversized input.
   Module module;    // Empty unless the text was parsed completely.
   std::vector<Diagnostic> diagnostics;
+  // The diagnostics before suppression comments were applied (what incremental re-analysis
+  // reuses: a `disable=`...`enable=` range may span functions).
+  std::vector<Diagnostic> unsuppressed;
   // Set for an incremental result: `module` then holds every declaration and signature but
   // only the body of the function in this range (see relintChangedFunction); features that
   // need other bodies must wait for a full result.

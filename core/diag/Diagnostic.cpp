@@ -25,6 +25,7 @@ std::string_view toString(Category category) {
     case Category::Race: return "race";
     case Category::Sync: return "sync";
     case Category::Performance: return "performance";
+    case Category::Lint: return "lint";
   }
   return "syntax";
 }

@@ -26,6 +26,7 @@ enum class Category : std::uint8_t {
   Race,
   Sync,
   Performance,
+  Lint,  // About the linter's own directives (suppression comments).
 };
 
 std::string_view toString(Severity severity);
