@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -17,6 +18,7 @@
 #include "FileReport.h"
 #include "Lint.h"
 #include "Registry.h"
+#include "RuleDocs.h"
 #include "emit/Emitter.h"
 
 #ifndef PTXLS_VERSION
@@ -40,6 +42,9 @@ Options:
   --format text|json   Output format (default: text). JSON is documented in docs/json-format.md.
   --jobs N             Worker threads (default: one per core).
   --list-rules         List every rule (code, name, category, default severity) and exit.
+  --explain RULE       Print a rule's documentation (code or name) and exit.
+  --disable RULE,...   Do not report these rules (codes or names).
+  --severity RULE=LVL  Report RULE as error, warning, info or hint.
   --help               Show this help and exit.
   --version            Show the version and exit.
 
@@ -52,6 +57,7 @@ struct Options {
   Format format = Format::Text;
   unsigned jobs = 0;
   std::vector<std::string> paths;
+  LintOptions lint;
 };
 
 struct UsageError {
@@ -87,7 +93,43 @@ Options parseArguments(int argc, char** argv, bool& exitEarly) {
       exitEarly = true;
       return options;
     }
-    if (arg == "--format" || arg.starts_with("--format=")) {
+    if (arg == "--explain" || arg.starts_with("--explain=")) {
+      std::string_view wanted = value("--explain");
+      const RuleMeta* rule = findRule(wanted);
+      if (rule == nullptr) throw UsageError{"no rule named '" + std::string(wanted) + "' (see --list-rules)"};
+      std::cout << rule->code << " " << rule->name << " [" << toString(rule->category) << ", "
+                << toString(rule->defaultSeverity) << "]\n\n" << rule->summary << "\n";
+      std::string_view documentation = ruleDocumentation(rule->code);
+      if (!documentation.empty()) std::cout << "\n" << documentation << "\n";
+      exitEarly = true;
+      return options;
+    }
+    if (arg == "--disable" || arg.starts_with("--disable=")) {
+      // A comma-separated list of rule codes or names.
+      std::string_view list = value("--disable");
+      while (!list.empty()) {
+        std::string_view item = list.substr(0, std::min(list.find(','), list.size()));
+        list.remove_prefix(std::min(item.size() + 1, list.size()));
+        const RuleMeta* rule = findRule(item);
+        if (rule == nullptr) throw UsageError{"--disable: no rule named '" + std::string(item) + "'"};
+        options.lint.rules[std::string(rule->code)].enabled = false;
+      }
+    } else if (arg == "--severity" || arg.starts_with("--severity=")) {
+      // RULE=LEVEL, e.g. ISA010=error.
+      std::string_view setting = value("--severity");
+      auto eq = setting.find('=');
+      const RuleMeta* rule = eq == std::string_view::npos ? nullptr : findRule(setting.substr(0, eq));
+      std::string_view level = eq == std::string_view::npos ? std::string_view() : setting.substr(eq + 1);
+      std::optional<Severity> severity = level == "error"     ? std::optional(Severity::Error)
+                                         : level == "warning" ? std::optional(Severity::Warning)
+                                         : level == "info"    ? std::optional(Severity::Information)
+                                         : level == "hint"    ? std::optional(Severity::Hint)
+                                                              : std::nullopt;
+      if (rule == nullptr || !severity) {
+        throw UsageError{"--severity needs RULE=error|warning|info|hint, got '" + std::string(setting) + "'"};
+      }
+      options.lint.rules[std::string(rule->code)].severity = severity;
+    } else if (arg == "--format" || arg.starts_with("--format=")) {
       std::string_view format = value("--format");
       if (format == "text") {
         options.format = Format::Text;
@@ -179,20 +221,20 @@ bool readWhole(const std::string& path, std::string& text, std::string& error) {
   return true;
 }
 
-FileReport lintOne(const Input& input) {
+FileReport lintOne(const Input& input, const LintOptions& lint) {
   if (!input.ioError.empty()) return {input.path, input.ioError, {}};
   std::string text;
   std::string error;
   if (!readWhole(input.path, text, error)) return {input.path, error, {}};
-  LintResult result = lintText(text);
+  LintResult result = lintText(text, lint);
   return buildFileReport(input.path == "-" ? "<stdin>" : input.path, text, result.diagnostics);
 }
 
-std::vector<FileReport> lintAll(const std::vector<Input>& inputs, unsigned jobs) {
+std::vector<FileReport> lintAll(const std::vector<Input>& inputs, unsigned jobs, const LintOptions& lint) {
   std::vector<FileReport> reports(inputs.size());
   std::atomic<std::size_t> next{0};
   auto work = [&] {
-    for (std::size_t i = next++; i < inputs.size(); i = next++) reports[i] = lintOne(inputs[i]);
+    for (std::size_t i = next++; i < inputs.size(); i = next++) reports[i] = lintOne(inputs[i], lint);
   };
   unsigned workers = jobs != 0 ? jobs : std::max(1u, std::thread::hardware_concurrency());
   workers = static_cast<unsigned>(std::min<std::size_t>(workers, std::max<std::size_t>(inputs.size(), 1)));
@@ -216,7 +258,7 @@ int main(int argc, char** argv) {
     std::cerr << "ptxlint: " << error.message << "\nTry 'ptxlint --help'.\n";
     return 2;
   }
-  std::vector<FileReport> reports = lintAll(collectInputs(options.paths), options.jobs);
+  std::vector<FileReport> reports = lintAll(collectInputs(options.paths), options.jobs, options.lint);
   RunSummary summary = summarize(reports);
   if (options.format == Format::Json) {
     emitJson(std::cout, reports, summary, PTXLS_VERSION);

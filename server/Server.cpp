@@ -82,7 +82,7 @@ int severityCode(Severity severity) {
 }
 
 // Where rule documentation lives, for diagnostics' codeDescription links.
-constexpr std::string_view kRuleDocsBase = "https://github.com/ptxls/ptxls/blob/main/docs/rules.md#";
+constexpr std::string_view kRuleDocsBase = "https://github.com/ptxls/ptxls/blob/main/docs/rules/";
 
 bool isTrue(const json& object, std::initializer_list<const char*> path) {
   const json* at = &object;
@@ -562,6 +562,7 @@ json Server::diagnosticsJson(const Analysis& analysis) const {
   for (const Diagnostic& diagnostic : analysis.result.diagnostics) {
     std::string link(kRuleDocsBase);
     link += diagnostic.rule;
+    link += ".md";
     json item = {{"range", rangeJson(analysis, diagnostic.range, encoding_)},
                  {"severity", severityCode(diagnostic.severity)},
                  {"code", diagnostic.rule},

@@ -127,3 +127,28 @@ TEST_CASE("Standard input is linted with '-'", "[cli]") {
   CHECK(status == 1);
   CHECK(output.find("<stdin>:3:") != std::string::npos);
 }
+
+TEST_CASE("ptxlint --explain prints a rule's own documentation", "[cli]") {
+  Run byName = ptxlint("--explain unknown-modifier");
+  CHECK(byName.status == 0);
+  CHECK(byName.output.starts_with("ISA004 unknown-modifier [isa, error]"));
+  CHECK(byName.output.find("Use instead:") != std::string::npos);
+  CHECK(byName.output.find("ld.global.u32 %r1, [%rd1];") != std::string::npos);
+  Run unknown = ptxlint("--explain XYZ999");
+  CHECK(unknown.status == 2);
+  CHECK(unknown.output.find("no rule named 'XYZ999'") != std::string::npos);
+}
+
+TEST_CASE("ptxlint --disable and --severity configure rules", "[cli]") {
+  Scratch scratch;
+  fs::path file = scratch.root / "v.ptx";
+  std::ofstream(file) << test::kernel("\t.reg .b32 %r<3>;\n\tld.global.u32.v2 {%r1, %r2}, [%rd1];\n\tret;\n");
+  Run plain = ptxlint(file.string());
+  CHECK(plain.output.find("[SEM001]") != std::string::npos);
+  CHECK(plain.output.find("warning: '.v2'") != std::string::npos);
+  Run configured = ptxlint("--disable undeclared-symbol --severity ISA010=error " + file.string());
+  CHECK(configured.output.find("[SEM001]") == std::string::npos);
+  CHECK(configured.output.find("error: '.v2'") != std::string::npos);
+  CHECK(ptxlint("--severity ISA010=loud " + file.string()).status == 2);
+  CHECK(ptxlint("--disable NOPE " + file.string()).status == 2);
+}
