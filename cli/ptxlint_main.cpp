@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -19,6 +21,7 @@
 #include "Lint.h"
 #include "Registry.h"
 #include "RuleDocs.h"
+#include "Settings.h"
 #include "emit/Emitter.h"
 
 #ifndef PTXLS_VERSION
@@ -44,6 +47,8 @@ Options:
   --list-rules         List every rule (code, name, category, default severity) and exit.
   --explain RULE       Print a rule's documentation (code or name) and exit.
   --disable RULE,...   Do not report these rules (codes or names).
+  --no-config          Ignore .ptxls.json files (by default the nearest one above each file
+                       configures it; command-line rule options win).
   --severity RULE=LVL  Report RULE as error, warning, info or hint.
   --help               Show this help and exit.
   --version            Show the version and exit.
@@ -57,7 +62,8 @@ struct Options {
   Format format = Format::Text;
   unsigned jobs = 0;
   std::vector<std::string> paths;
-  LintOptions lint;
+  LintOptions lint;       // Rule settings from the command line; they win over project files.
+  bool useProjectFiles = true;
 };
 
 struct UsageError {
@@ -104,7 +110,9 @@ Options parseArguments(int argc, char** argv, bool& exitEarly) {
       exitEarly = true;
       return options;
     }
-    if (arg == "--disable" || arg.starts_with("--disable=")) {
+    if (arg == "--no-config") {
+      options.useProjectFiles = false;
+    } else if (arg == "--disable" || arg.starts_with("--disable=")) {
       // A comma-separated list of rule codes or names.
       std::string_view list = value("--disable");
       while (!list.empty()) {
@@ -221,16 +229,63 @@ bool readWhole(const std::string& path, std::string& text, std::string& error) {
   return true;
 }
 
-FileReport lintOne(const Input& input, const LintOptions& lint) {
+// The options for one file: its project file's settings (if any) under the command line's.
+class OptionsForFiles {
+ public:
+  explicit OptionsForFiles(const Options& options) : options_(options) {}
+
+  LintOptions forFile(const std::string& path) {
+    if (!options_.useProjectFiles || path == "-") return options_.lint;
+    std::error_code error;
+    fs::path absolute = fs::absolute(path, error);
+    std::optional<fs::path> projectFile = config::findProjectFile(absolute);
+    if (!projectFile) return options_.lint;
+    std::lock_guard lock(mutex_);
+    auto [it, inserted] = cache_.try_emplace(projectFile->string());
+    if (inserted) it->second = load(*projectFile);
+    return it->second;
+  }
+
+ private:
+  LintOptions load(const fs::path& projectFile) {
+    config::Settings settings;
+    std::ifstream in(projectFile);
+    std::stringstream contents;
+    contents << in.rdbuf();
+    auto json = nlohmann::json::parse(contents.str(), nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
+    if (json.is_discarded()) {
+      std::cerr << "ptxlint: " << projectFile.string() << ": not valid JSON; ignored\n";
+    } else {
+      for (const std::string& problem : config::mergeSettings(settings, json)) {
+        std::cerr << "ptxlint: " << projectFile.string() << ": " << problem << "\n";
+      }
+    }
+    LintOptions lint = config::lintOptionsFor(settings);
+    lint.maxTextBytes = LintOptions{}.maxTextBytes;  // The editor's lower limit is for memory held per open file.
+    for (const auto& [code, setting] : options_.lint.rules) {
+      RuleSetting& merged = lint.rules[code];
+      if (!setting.enabled) merged.enabled = false;
+      if (setting.severity) merged.severity = setting.severity;
+    }
+    if (options_.lint.targetOverride) lint.targetOverride = options_.lint.targetOverride;
+    return lint;
+  }
+
+  const Options& options_;
+  std::mutex mutex_;
+  std::map<std::string, LintOptions> cache_;
+};
+
+FileReport lintOne(const Input& input, OptionsForFiles& lintOptions) {
   if (!input.ioError.empty()) return {input.path, input.ioError, {}};
   std::string text;
   std::string error;
   if (!readWhole(input.path, text, error)) return {input.path, error, {}};
-  LintResult result = lintText(text, lint);
+  LintResult result = lintText(text, lintOptions.forFile(input.path));
   return buildFileReport(input.path == "-" ? "<stdin>" : input.path, text, result.diagnostics);
 }
 
-std::vector<FileReport> lintAll(const std::vector<Input>& inputs, unsigned jobs, const LintOptions& lint) {
+std::vector<FileReport> lintAll(const std::vector<Input>& inputs, unsigned jobs, OptionsForFiles& lint) {
   std::vector<FileReport> reports(inputs.size());
   std::atomic<std::size_t> next{0};
   auto work = [&] {
@@ -258,7 +313,8 @@ int main(int argc, char** argv) {
     std::cerr << "ptxlint: " << error.message << "\nTry 'ptxlint --help'.\n";
     return 2;
   }
-  std::vector<FileReport> reports = lintAll(collectInputs(options.paths), options.jobs, options.lint);
+  OptionsForFiles lintOptions(options);
+  std::vector<FileReport> reports = lintAll(collectInputs(options.paths), options.jobs, lintOptions);
   RunSummary summary = summarize(reports);
   if (options.format == Format::Json) {
     emitJson(std::cout, reports, summary, PTXLS_VERSION);

@@ -27,6 +27,10 @@ namespace ptx::lsp {
 namespace {
 
 using json = nlohmann::json;
+using config::findProjectFile;
+using config::lintOptionsFor;
+using config::mergeSettings;
+using config::pathOfUri;
 
 // Thrown by handlers for malformed params; becomes an InvalidParams error.
 struct InvalidParams : std::exception {

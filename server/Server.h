@@ -26,6 +26,9 @@
 
 namespace ptx::lsp {
 
+using config::FormatSettings;
+using config::Settings;
+
 // JSON-RPC and LSP error codes.
 enum ErrorCode : int {
   kParseError = -32700,

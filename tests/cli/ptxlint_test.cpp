@@ -152,3 +152,18 @@ TEST_CASE("ptxlint --disable and --severity configure rules", "[cli]") {
   CHECK(ptxlint("--severity ISA010=loud " + file.string()).status == 2);
   CHECK(ptxlint("--disable NOPE " + file.string()).status == 2);
 }
+
+TEST_CASE("ptxlint reads the nearest .ptxls.json; command-line options win; --no-config ignores it", "[cli]") {
+  Scratch scratch;
+  fs::create_directories(scratch.root / "proj" / "deep");
+  std::ofstream(scratch.root / "proj" / ".ptxls.json") << R"({"rules": {"SEM001": "off", "ISA010": "error"}})";
+  fs::path file = scratch.root / "proj" / "deep" / "v.ptx";
+  std::ofstream(file) << test::kernel("\t.reg .b32 %r<3>;\n\tld.global.u32.v2 {%r1, %r2}, [%rd1];\n\tret;\n");
+  Run configured = ptxlint(file.string());
+  CHECK(configured.output.find("[SEM001]") == std::string::npos);
+  CHECK(configured.output.find("error: '.v2'") != std::string::npos);
+  Run overridden = ptxlint("--severity ISA010=warning " + file.string());
+  CHECK(overridden.output.find("warning: '.v2'") != std::string::npos);
+  Run ignored = ptxlint("--no-config " + file.string());
+  CHECK(ignored.output.find("[SEM001]") != std::string::npos);
+}

@@ -1,4 +1,4 @@
-// Settings: what a user or project configures — from `initializationOptions`,
+// Settings: what a user or project configures (ptxls and ptxlint) — from `initializationOptions`,
 // `workspace/didChangeConfiguration` and a `.ptxls.json` found upward from the document.
 //
 // Later sources override earlier ones key by key: built-in defaults, then the client's
@@ -16,7 +16,7 @@
 
 #include "Lint.h"
 
-namespace ptx::lsp {
+namespace ptx::config {
 
 struct FormatSettings {
   std::optional<unsigned> indentWidth;
@@ -44,4 +44,4 @@ std::optional<std::filesystem::path> pathOfUri(std::string_view uri);
 
 LintOptions lintOptionsFor(const Settings& settings);
 
-}  // namespace ptx::lsp
+}  // namespace ptx::config

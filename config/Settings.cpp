@@ -5,7 +5,7 @@
 
 #include "Registry.h"
 
-namespace ptx::lsp {
+namespace ptx::config {
 namespace {
 
 using json = nlohmann::json;
@@ -186,4 +186,4 @@ LintOptions lintOptionsFor(const Settings& settings) {
   return options;
 }
 
-}  // namespace ptx::lsp
+}  // namespace ptx::config
