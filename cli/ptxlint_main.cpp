@@ -46,7 +46,7 @@ Options:
   --jobs N             Worker threads (default: one per core).
   --list-rules         List every rule (code, name, category, default severity) and exit.
   --explain RULE       Print a rule's documentation (code or name) and exit.
-  --disable RULE,...   Do not report these rules (codes or names).
+  --disable RULE,...   Do not report these rules (codes, names or categories such as isa).
   --no-config          Ignore .ptxls.json files (by default the nearest one above each file
                        configures it; command-line rule options win).
   --severity RULE=LVL  Report RULE as error, warning, info or hint.
@@ -118,9 +118,14 @@ Options parseArguments(int argc, char** argv, bool& exitEarly) {
       while (!list.empty()) {
         std::string_view item = list.substr(0, std::min(list.find(','), list.size()));
         list.remove_prefix(std::min(item.size() + 1, list.size()));
-        const RuleMeta* rule = findRule(item);
-        if (rule == nullptr) throw UsageError{"--disable: no rule named '" + std::string(item) + "'"};
-        options.lint.rules[std::string(rule->code)].enabled = false;
+        bool found = false;
+        for (const RuleMeta& rule : allRules()) {
+          if (rule.code == item || rule.name == item || toString(rule.category) == item) {
+            options.lint.rules[std::string(rule.code)].enabled = false;
+            found = true;
+          }
+        }
+        if (!found) throw UsageError{"--disable: no rule or category named '" + std::string(item) + "'"};
       }
     } else if (arg == "--severity" || arg.starts_with("--severity=")) {
       // RULE=LEVEL, e.g. ISA010=error.

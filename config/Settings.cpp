@@ -81,19 +81,33 @@ std::vector<std::string> mergeSettings(Settings& settings, const json& input) {
         problems.push_back("'rules' must be an object mapping rule codes or names to settings");
         continue;
       }
-      for (const auto& [rule, ruleValue] : value.items()) {
-        const RuleMeta* meta = findRule(rule);
-        if (meta == nullptr) {
-          problems.push_back("unknown rule '" + rule + "' in 'rules'");
-          continue;
+      // Categories first ("isa": "warning"), then single rules, which refine them whatever
+      // the order of the keys.
+      for (bool categories : {true, false}) {
+        for (const auto& [rule, ruleValue] : value.items()) {
+          std::vector<std::string_view> codes;
+          for (const RuleMeta& meta : allRules()) {
+            if (toString(meta.category) == rule) codes.push_back(meta.code);
+          }
+          if (categories != !codes.empty()) continue;
+          if (!categories) {
+            const RuleMeta* meta = findRule(rule);
+            if (meta == nullptr) {
+              problems.push_back("unknown rule or category '" + rule + "' in 'rules'");
+              continue;
+            }
+            codes.push_back(meta->code);
+          }
+          for (std::string_view code : codes) {
+            RuleSetting setting = settings.rules[std::string(code)];
+            if (!parseRuleValue(ruleValue, setting)) {
+              problems.push_back("rule '" + rule + "': use \"off\", \"on\", a severity (error, warning, info, hint) or "
+                                 "{\"enabled\", \"severity\"}");
+              break;
+            }
+            settings.rules[std::string(code)] = setting;
+          }
         }
-        RuleSetting setting = settings.rules[std::string(meta->code)];
-        if (!parseRuleValue(ruleValue, setting)) {
-          problems.push_back("rule '" + rule + "': use \"off\", \"on\", a severity (error, warning, info, hint) or "
-                             "{\"enabled\", \"severity\"}");
-          continue;
-        }
-        settings.rules[std::string(meta->code)] = setting;
       }
     } else if (key == "diagnostics") {
       if (value.is_object() && value.contains("maxFileMiB")) {

@@ -151,6 +151,8 @@ TEST_CASE("ptxlint --disable and --severity configure rules", "[cli]") {
   CHECK(configured.output.find("error: '.v2'") != std::string::npos);
   CHECK(ptxlint("--severity ISA010=loud " + file.string()).status == 2);
   CHECK(ptxlint("--disable NOPE " + file.string()).status == 2);
+  Run byCategory = ptxlint("--disable semantic,isa " + file.string());
+  CHECK(byCategory.status == 0);
 }
 
 TEST_CASE("ptxlint reads the nearest .ptxls.json; command-line options win; --no-config ignores it", "[cli]") {

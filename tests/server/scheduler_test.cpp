@@ -138,6 +138,14 @@ TEST_CASE("Rules are configured by initializationOptions, didChangeConfiguration
     CHECK(codes(client.published(uri).back()) == std::vector<std::string>{"SEM001:4"});
     std::filesystem::remove_all(folder);
   }
+  SECTION("a category sets all its rules; a single rule refines it") {
+    TestClient client;
+    client.initialize(json::object(), {{"rules", {{"SEM001", "error"}, {"semantic", "hint"}}}});
+    client.open("file:///s.ptx", text);
+    CHECK(codes(client.published("file:///s.ptx").back()) == std::vector<std::string>{"SEM001:1"});
+    client.notify("workspace/didChangeConfiguration", {{"settings", {{"rules", {{"semantic", "off"}}}}}});
+    CHECK(client.published("file:///s.ptx").back()["params"]["diagnostics"].empty());
+  }
   SECTION("bad settings are reported, not fatal") {
     TestClient client;
     client.initialize(json::object(), {{"rules", {{"no-such-rule", "off"}}}, {"bogus", 1}});
