@@ -14,13 +14,17 @@ Scheduler::Scheduler(SchedulerOptions options, Listener listener)
   for (unsigned i = 0; i < count; ++i) workers_.emplace_back([this] { workerLoop(); });
 }
 
-Scheduler::~Scheduler() {
+Scheduler::~Scheduler() { stop(); }
+
+void Scheduler::stop() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
   }
   wake_.notify_all();
-  for (std::thread& worker : workers_) worker.join();
+  for (std::thread& worker : workers_) {
+    if (worker.joinable()) worker.join();
+  }
 }
 
 void Scheduler::setOptions(SchedulerOptions options) {
@@ -194,8 +198,8 @@ void Scheduler::runLatest(const std::string& uri, std::unique_lock<std::mutex>& 
   auto it = entries_.find(uri);
   if (it == entries_.end() || it->second.generation != generation) return;  // Closed meanwhile.
   Entry& current = it->second;
-  current.analyzing = false;
   if (!analysis) {
+    current.analyzing = false;
     current.document->forgetEdits();
     current.due = Clock::now() + std::chrono::seconds(1);
     return;
@@ -211,6 +215,8 @@ void Scheduler::runLatest(const std::string& uri, std::unique_lock<std::mutex>& 
   lock.unlock();
   listener_(uri, analysis);
   lock.lock();
+  // Still "analyzing" until the listener has published: waitIdle must not return in between.
+  finishJob(uri, generation, &Entry::analyzing);
 }
 
 void Scheduler::runFull(const std::string& uri, std::unique_lock<std::mutex>& lock) {
@@ -232,8 +238,8 @@ void Scheduler::runFull(const std::string& uri, std::unique_lock<std::mutex>& lo
   auto it = entries_.find(uri);
   if (it == entries_.end() || it->second.generation != generation) return;
   Entry& current = it->second;
-  current.analyzingFull = false;
   if (!analysis) {
+    current.analyzingFull = false;
     current.wantFull = false;
     return;
   }
@@ -246,6 +252,12 @@ void Scheduler::runFull(const std::string& uri, std::unique_lock<std::mutex>& lo
   lock.unlock();
   listener_(uri, analysis);
   lock.lock();
+  finishJob(uri, generation, &Entry::analyzingFull);
+}
+
+void Scheduler::finishJob(const std::string& uri, std::uint64_t generation, bool Entry::*flag) {
+  auto it = entries_.find(uri);
+  if (it != entries_.end() && it->second.generation == generation) it->second.*flag = false;
 }
 
 }  // namespace ptx::lsp

@@ -39,7 +39,11 @@ class Scheduler {
   using Listener = std::function<void(const std::string& uri, const std::shared_ptr<const Analysis>& analysis)>;
 
   Scheduler(SchedulerOptions options, Listener listener);
-  ~Scheduler();
+  ~Scheduler();  // Stops (see stop).
+
+  // Lets running analyses finish (their listener calls included), then joins the workers;
+  // no listener call happens after it returns. Idempotent.
+  void stop();
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
 
@@ -95,6 +99,8 @@ class Scheduler {
   void runLatest(const std::string& uri, std::unique_lock<std::mutex>& lock);
   void runFull(const std::string& uri, std::unique_lock<std::mutex>& lock);
   bool busy() const;
+  // Clears a job's flag once its listener call is over (the entry may be gone by then).
+  void finishJob(const std::string& uri, std::uint64_t generation, bool Entry::*flag);
 
   SchedulerOptions options_;
   Listener listener_;

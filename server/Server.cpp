@@ -151,7 +151,12 @@ Server::Server(Sender send, SchedulerOptions scheduling) : send_(std::move(send)
       });
 }
 
-Server::~Server() { scheduler_.reset(); }
+Server::~Server() {
+  // Workers call back into this server (onAnalysis) until they are joined, and they reach it
+  // through scheduler_: stop them while both are whole. (unique_ptr::reset would null the
+  // pointer before the scheduler's destructor joins them.)
+  scheduler_->stop();
+}
 
 void Server::handle(std::string_view body) {
   json message = json::parse(body, nullptr, /*allow_exceptions=*/false);
