@@ -174,7 +174,7 @@ std::optional<std::filesystem::path> pathOfUri(std::string_view uri) {
   }
   std::string decoded;
   for (std::size_t i = 0; i < rest.size(); ++i) {
-    if (rest[i] == '%' && i + 2 < rest.size() + 0 && i + 2 <= rest.size() - 1) {
+    if (rest[i] == '%' && i + 2 < rest.size()) {
       auto hex = [](char c) { return c >= '0' && c <= '9' ? c - '0' : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10 : -1; };
       int high = hex(rest[i + 1]);
       int low = hex(rest[i + 2]);

@@ -566,7 +566,7 @@ void Server::waitIdle() {
   deferredDrained_.wait_for(lock, std::chrono::seconds(30), [&] { return deferred_.empty(); });
 }
 
-json Server::diagnosticsJson(const Analysis& analysis) const {
+json Server::diagnosticsJson(const std::string& uri, const Analysis& analysis) const {
   json diagnostics = json::array();
   for (const Diagnostic& diagnostic : analysis.result.diagnostics) {
     std::string link(kRuleDocsBase);
@@ -581,7 +581,7 @@ json Server::diagnosticsJson(const Analysis& analysis) const {
     if (!diagnostic.related.empty()) {
       json related = json::array();
       for (const RelatedInformation& info : diagnostic.related) {
-        related.push_back({{"location", {{"uri", "PLACEHOLDER"}, {"range", rangeJson(analysis, info.range, encoding_)}}},
+        related.push_back({{"location", {{"uri", uri}, {"range", rangeJson(analysis, info.range, encoding_)}}},
                            {"message", info.message}});
       }
       item["relatedInformation"] = std::move(related);
@@ -592,12 +592,7 @@ json Server::diagnosticsJson(const Analysis& analysis) const {
 }
 
 void Server::publishDiagnostics(const std::string& uri, const Analysis& analysis) {
-  json diagnostics = diagnosticsJson(analysis);
-  for (json& item : diagnostics) {
-    if (item.contains("relatedInformation")) {
-      for (json& related : item["relatedInformation"]) related["location"]["uri"] = uri;
-    }
-  }
+  json diagnostics = diagnosticsJson(uri, analysis);
   json params = {{"uri", uri}, {"version", analysis.version}, {"diagnostics", std::move(diagnostics)}};
   std::string body = params.dump(-1, ' ', false, json::error_handler_t::replace);
   {
@@ -616,13 +611,7 @@ json Server::pullDiagnostics(const Analysis& analysis, const json& params) {
   if (params.contains("previousResultId") && params["previousResultId"] == resultId) {
     return {{"kind", "unchanged"}, {"resultId", resultId}};
   }
-  json items = diagnosticsJson(analysis);
-  std::string uri = documentUri(params);
-  for (json& item : items) {
-    if (item.contains("relatedInformation")) {
-      for (json& related : item["relatedInformation"]) related["location"]["uri"] = uri;
-    }
-  }
+  json items = diagnosticsJson(documentUri(params), analysis);
   return {{"kind", "full"}, {"resultId", resultId}, {"items", std::move(items)}};
 }
 

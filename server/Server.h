@@ -117,7 +117,7 @@ class Server {
   // Semantic tokens sent last per document, for delta requests (any thread).
   nlohmann::json rememberTokens(const std::string& uri, std::vector<std::uint32_t> data);
 
-  nlohmann::json diagnosticsJson(const Analysis& analysis) const;
+  nlohmann::json diagnosticsJson(const std::string& uri, const Analysis& analysis) const;
   void publishDiagnostics(const std::string& uri, const Analysis& analysis);
 
   // Settings for a document: client settings overlaid with its project file.
