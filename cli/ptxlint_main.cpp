@@ -1,6 +1,6 @@
 // ptxlint: lint PTX files from the command line.
 //
-// Usage: ptxlint [--format text|json] [--jobs N] PATH...
+// Usage: ptxlint [--format text|json|sarif] [--jobs N] PATH...
 // Exit status: 0 when nothing was found, 1 when diagnostics were reported, 2 for usage or
 // I/O errors. Files are linted in parallel, one worker per core, and reported in path order.
 #include <algorithm>
@@ -42,7 +42,8 @@ PATH is a file or a directory; directories are searched recursively for *.ptx fi
 (hidden directories are skipped). '-' reads PTX from standard input.
 
 Options:
-  --format text|json   Output format (default: text). JSON is documented in docs/json-format.md.
+  --format FORMAT      Output format: text (default), json (docs/json-format.md) or sarif
+                       (SARIF 2.1.0 for code scanning, e.g. GitHub; docs/sarif.md).
   --jobs N             Worker threads (default: one per core).
   --list-rules         List every rule (code, name, category, default severity) and exit.
   --explain RULE       Print a rule's documentation (code or name) and exit.
@@ -56,7 +57,7 @@ Options:
 Exit status: 0 nothing found, 1 diagnostics reported, 2 usage or I/O error.
 )";
 
-enum class Format { Text, Json };
+enum class Format { Text, Json, Sarif };
 
 struct Options {
   Format format = Format::Text;
@@ -148,8 +149,10 @@ Options parseArguments(int argc, char** argv, bool& exitEarly) {
         options.format = Format::Text;
       } else if (format == "json") {
         options.format = Format::Json;
+      } else if (format == "sarif") {
+        options.format = Format::Sarif;
       } else {
-        throw UsageError{"unknown format '" + std::string(format) + "' (expected text or json)"};
+        throw UsageError{"unknown format '" + std::string(format) + "' (expected text, json or sarif)"};
       }
     } else if (arg == "--jobs" || arg.starts_with("--jobs=") || arg == "-j") {
       std::string_view count = value("--jobs");
@@ -281,20 +284,26 @@ class OptionsForFiles {
   std::map<std::string, LintOptions> cache_;
 };
 
-FileReport lintOne(const Input& input, OptionsForFiles& lintOptions) {
+// `sarif`, when given, receives what SARIF output needs beyond the report (fixes, UTF-16 columns).
+FileReport lintOne(const Input& input, OptionsForFiles& lintOptions, SarifFileDetails* sarif = nullptr) {
   if (!input.ioError.empty()) return {input.path, input.ioError, {}};
   std::string text;
   std::string error;
   if (!readWhole(input.path, text, error)) return {input.path, error, {}};
   LintResult result = lintText(text, lintOptions.forFile(input.path));
+  if (sarif != nullptr) *sarif = buildSarifDetails(text, result.diagnostics);
   return buildFileReport(input.path == "-" ? "<stdin>" : input.path, text, result.diagnostics);
 }
 
-std::vector<FileReport> lintAll(const std::vector<Input>& inputs, unsigned jobs, OptionsForFiles& lint) {
+std::vector<FileReport> lintAll(const std::vector<Input>& inputs, unsigned jobs, OptionsForFiles& lint,
+                                std::vector<SarifFileDetails>* sarif = nullptr) {
   std::vector<FileReport> reports(inputs.size());
+  if (sarif != nullptr) sarif->assign(inputs.size(), {});
   std::atomic<std::size_t> next{0};
   auto work = [&] {
-    for (std::size_t i = next++; i < inputs.size(); i = next++) reports[i] = lintOne(inputs[i], lint);
+    for (std::size_t i = next++; i < inputs.size(); i = next++) {
+      reports[i] = lintOne(inputs[i], lint, sarif != nullptr ? &(*sarif)[i] : nullptr);
+    }
   };
   unsigned workers = jobs != 0 ? jobs : std::max(1u, std::thread::hardware_concurrency());
   workers = static_cast<unsigned>(std::min<std::size_t>(workers, std::max<std::size_t>(inputs.size(), 1)));
@@ -319,10 +328,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   OptionsForFiles lintOptions(options);
-  std::vector<FileReport> reports = lintAll(collectInputs(options.paths), options.jobs, lintOptions);
+  std::vector<SarifFileDetails> sarif;
+  std::vector<FileReport> reports = lintAll(collectInputs(options.paths), options.jobs, lintOptions,
+                                            options.format == Format::Sarif ? &sarif : nullptr);
   RunSummary summary = summarize(reports);
   if (options.format == Format::Json) {
     emitJson(std::cout, reports, summary, PTXLS_VERSION);
+  } else if (options.format == Format::Sarif) {
+    emitSarif(std::cout, reports, sarif, summary, PTXLS_VERSION);
   } else {
     emitText(std::cout, reports, summary);
   }

@@ -78,6 +78,10 @@ struct FunctionInfo {
   std::vector<HeaderDirective> directives;
   ScopeId bodyScope = kNoScope;  // kNoScope for a prototype.
   bool hasSyntaxErrors = false;
+  // The body's instructions: Module::instructions[firstInstruction, +instructionCount)
+  // (empty for prototypes and for bodies a focused build skipped).
+  std::uint32_t firstInstruction = 0;
+  std::uint32_t instructionCount = 0;
 };
 
 struct Scope {
@@ -137,6 +141,8 @@ struct InstructionOperand {
   // Vector and PredicatePair: their elements, at Module::operands[firstElement...].
   std::uint32_t firstElement = 0;
   std::uint32_t elementCount = 0;
+  // Address: the constant expression after `+` in `[base+offset]`; empty when there is none.
+  ByteRange offset;
 };
 
 // An instruction statement: opcode, modifiers and operands (indexes into Module's pools).
@@ -148,7 +154,21 @@ struct InstructionSite {
   std::uint32_t modifierCount = 0;
   std::uint32_t firstOperand = 0;   // Into Module::operands (top-level operands only).
   std::uint32_t operandCount = 0;
-  bool isCall = false;              // A call_instruction (its operands are not recorded).
+  ScopeId scope = kNoScope;         // The innermost block holding the statement.
+  // `@p` / `@!p`: the guard predicate (kNoSymbol when unguarded or undeclared).
+  ByteRange guard;                  // The whole `@!p`; empty when unguarded.
+  SymbolId guardSymbol = kNoSymbol;
+  bool guardNegated = false;
+  // A call_instruction: its operands are the return values (the first callReturnCount) and
+  // then the arguments; `callee` is the function (or the register holding its address) and
+  // `callTargets` the prototype or `.calltargets` name of an indirect call.
+  bool isCall = false;
+  std::uint32_t callReturnCount = 0;
+  SymbolId callee = kNoSymbol;
+  ByteRange calleeRange;
+  ByteRange callTargets;
+
+  bool isGuarded() const { return guard.end > guard.begin; }
 };
 
 struct Module {

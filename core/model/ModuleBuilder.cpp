@@ -377,6 +377,7 @@ class Builder {
       if (field == f_.directive) info.directives.push_back(headerDirective(part));
     });
     if (isDefinition) info.bodyScope = scope;
+    std::size_t functionIndex = module_.functions.size();
     module_.functions.push_back(std::move(info));
     if (!isDefinition) return;
     if (bodiesWithin_ && (ts_node_end_byte(node) <= bodiesWithin_->begin || ts_node_start_byte(node) >= bodiesWithin_->end)) {
@@ -384,10 +385,15 @@ class Builder {
     }
     TSNode body = child(node, f_.body);
     std::vector<PendingLabel> pending;
+    FunctionInfo& recorded = module_.functions.back();
+    recorded.firstInstruction = static_cast<std::uint32_t>(module_.instructions.size());
     // The body's top level shares the parameters' scope: a register named like a parameter
     // is a duplicate (ptxas: "Duplicate definition").
     if (!ts_node_is_null(body)) statements(body, scope, damaged, pending);
     resolveLabels(pending);
+    // (Not `recorded`: nested declarations may have grown module_.functions meanwhile.)
+    FunctionInfo& done = module_.functions[functionIndex];
+    done.instructionCount = static_cast<std::uint32_t>(module_.instructions.size()) - done.firstInstruction;
   }
 
   HeaderDirective headerDirective(TSNode node) const {
@@ -487,6 +493,9 @@ class Builder {
     bool branch = false;
     bool isCall = ts_node_symbol(node) == k_.callInstruction;
     TSNode guard{};
+    TSNode callee{};
+    TSNode callTargets{};
+    std::uint32_t callReturnCount = 0;
     auto firstModifier = static_cast<std::uint32_t>(module_.modifiers.size());
     operandNodes_.clear();
     forEachChild(node, [&](TSNode part, TSFieldId field) {
@@ -503,13 +512,22 @@ class Builder {
         return;
       }
       if (field == f_.operand && !isCall) operandNodes_.push_back(part);
+      if (isCall && (field == f_.returns || field == f_.arguments)) {
+        forEachChild(part, [&](TSNode value, TSFieldId valueField) {
+          if (valueField != f_.value && valueField != f_.argument) return;
+          operandNodes_.push_back(value);
+          if (field == f_.returns) ++callReturnCount;
+        });
+      }
       if (field == f_.guard) {
         guard = part;  // Resolved below, once the opcode has said whether this is damaged.
       } else if (field == f_.callee) {
         // A direct call names a function; an indirect one a register holding its address.
         SymbolId target = lookup(textOf(part), scope);
         addReference(part, target, ReferenceRole::Callee, damaged);
+        callee = part;
       } else if (field == f_.targets) {
+        callTargets = part;
         deferLabel(part, scope, ReferenceRole::Operand, damaged, pending, true);
       } else if (branch && ts_node_symbol(part) == k_.identifier) {
         // `brx.idx %r1, $table`: the index is a register declared earlier, the rest labels.
@@ -536,6 +554,23 @@ class Builder {
     site.statement = rangeOf(node);
     site.inDamagedCode = damaged;
     site.isCall = isCall;
+    site.scope = scope;
+    if (!ts_node_is_null(guard)) {
+      site.guard = rangeOf(guard);
+      site.guardNegated = !ts_node_is_null(child(guard, f_.negated));
+      TSNode predicate = child(guard, f_.predicate);
+      if (!ts_node_is_null(predicate) && ts_node_symbol(predicate) == k_.identifier) {
+        site.guardSymbol = lookup(textOf(predicate), scope);
+      }
+    }
+    if (isCall) {
+      site.callReturnCount = callReturnCount;
+      if (!ts_node_is_null(callee)) {
+        site.calleeRange = rangeOf(callee);
+        site.callee = lookup(textOf(callee), scope);
+      }
+      if (!ts_node_is_null(callTargets)) site.callTargets = rangeOf(callTargets);
+    }
     site.firstModifier = firstModifier;
     site.modifierCount = static_cast<std::uint32_t>(module_.modifiers.size()) - firstModifier;
     site.firstOperand = static_cast<std::uint32_t>(module_.operands.size());
@@ -571,6 +606,8 @@ class Builder {
       operand.shape = OperandShape::FloatLiteral;
     } else if (symbol == k_.address) {
       operand.shape = OperandShape::Address;
+      TSNode offset = child(node, f_.offset);
+      if (!ts_node_is_null(offset)) operand.offset = rangeOf(offset);
       TSNode base = child(node, f_.base);
       if (!ts_node_is_null(base) && ts_node_symbol(base) == k_.identifier) {
         operand.symbol = lookup(textOf(base), scope);

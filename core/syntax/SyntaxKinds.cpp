@@ -36,7 +36,8 @@ bool SyntaxKinds::complete() const {
        {f.align, f.body, f.callee, f.count, f.declarator, f.dimension, f.directive, f.field,
         f.guard, f.initializer, f.kind, f.linkage, f.modifier, f.name, f.opcode, f.parameters,
         f.predicate, f.ptr, f.returns, f.size, f.space, f.target, f.targets, f.type, f.value,
-        f.vector, f.version, f.operand, f.element, f.base, f.left, f.right, f.operatorToken}) {
+        f.vector, f.version, f.operand, f.element, f.base, f.left, f.right, f.operatorToken,
+        f.offset, f.negated, f.arguments, f.argument}) {
     if (field == 0) return false;
   }
   return true;
@@ -111,6 +112,10 @@ const SyntaxKinds& syntaxKinds() {
     f.left = field("left");
     f.right = field("right");
     f.operatorToken = field("operator");
+    f.offset = field("offset");
+    f.negated = field("negated");
+    f.arguments = field("arguments");
+    f.argument = field("argument");
     return k;
   }();
   return kinds;

@@ -15,7 +15,7 @@ struct SyntaxFields {
             modifier = 0, name = 0, opcode = 0, parameters = 0, predicate = 0, ptr = 0,
             returns = 0, size = 0, space = 0, target = 0, targets = 0, type = 0, value = 0,
             vector = 0, version = 0, operand = 0, element = 0, base = 0, left = 0,
-            right = 0, operatorToken = 0;
+            right = 0, operatorToken = 0, offset = 0, negated = 0, arguments = 0, argument = 0;
 };
 
 struct SyntaxKinds {

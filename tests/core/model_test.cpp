@@ -201,3 +201,56 @@ TEST_CASE("Integer literals in every PTX base", "[model]") {
   CHECK_FALSE(parseIntegerLiteral("09").has_value());
   CHECK_FALSE(parseIntegerLiteral("%r1").has_value());
 }
+
+TEST_CASE("Instruction sites record guards, call operands, address offsets and their function", "[model]") {
+  Built built(R"(.version 8.0
+.target sm_90
+.address_size 64
+.func (.param .b32 r) f (.param .b32 a, .param .b64 b);
+.visible .func g ()
+{
+  .reg .pred %p;
+  .reg .b32 %r<4>;
+  .shared .align 8 .b8 buf[64];
+  @!%p add.s32 %r1, %r2, 1;
+  ld.shared.u32 %r3, [buf+8];
+  {
+    .param .b32 pa;
+    .param .b64 pb;
+    .param .b32 pr;
+    call.uni (pr), f, (pa, pb);
+  }
+  ret;
+}
+)");
+  const Module& module = built.module;
+  REQUIRE(module.functions.size() == 2);
+  CHECK(module.functions[0].instructionCount == 0);
+  const FunctionInfo& g = module.functions[1];
+  REQUIRE(g.instructionCount == 4);
+  const InstructionSite& add = module.instructions[g.firstInstruction];
+  REQUIRE(add.isGuarded());
+  CHECK(built.text.substr(add.guard.begin, add.guard.end - add.guard.begin) == "@!%p");
+  CHECK(add.guardNegated);
+  REQUIRE(add.guardSymbol != kNoSymbol);
+  CHECK(module.symbols[add.guardSymbol].name == "%p");
+
+  const InstructionSite& load = module.instructions[g.firstInstruction + 1];
+  CHECK_FALSE(load.isGuarded());
+  const InstructionOperand& address = module.operands[load.firstOperand + 1];
+  REQUIRE(address.shape == OperandShape::Address);
+  CHECK(address.offset.begin == built.at("8];"));
+  CHECK(module.symbols[address.symbol].name == "buf");
+
+  const InstructionSite& call = module.instructions[g.firstInstruction + 2];
+  REQUIRE(call.isCall);
+  CHECK(call.callReturnCount == 1);
+  REQUIRE(call.operandCount == 3);
+  CHECK(module.symbols[module.operands[call.firstOperand].symbol].name == "pr");
+  CHECK(module.symbols[module.operands[call.firstOperand + 2].symbol].name == "pb");
+  REQUIRE(call.callee != kNoSymbol);
+  CHECK(module.symbols[call.callee].name == "f");
+  // The call sits in the nested block, whose scope declares pa, pb and pr.
+  CHECK(call.scope != load.scope);
+  CHECK(module.scopes[call.scope].parent == load.scope);
+}
