@@ -54,7 +54,8 @@ LintResult runPipeline(std::string_view text, SyntaxTree tree, const LintOptions
     result.module.header.targets = {{*options.targetOverride, where}};
   }
   InstructionShapes shapes = checkInstructionShapes(text, result.module);
-  RuleContext context{text, result.tree, result.module, shapes, result.diagnostics};
+  flow::FlowCache flows(text, result.module);
+  RuleContext context{text, result.tree, result.module, shapes, result.diagnostics, flows};
   checkModuleHeader(context);
   checkAddressSize(context);
   checkUnknownOpcode(context);
@@ -71,6 +72,26 @@ LintResult runPipeline(std::string_view text, SyntaxTree tree, const LintOptions
   checkDuplicateDeclaration(context);
   checkUndefinedLabel(context);
   checkUndeclaredFunction(context);
+  checkParameterAlignment(context);
+  checkNarrowRegisterParameter(context);
+  checkCallPrototypeMismatch(context);
+  checkConstantArgumentRange(context);
+  checkArgumentScope(context);
+  checkParameterDirection(context);
+  checkPointerAttribute(context);
+  checkUnsizedParameterPosition(context);
+  checkSystemCallPrototype(context);
+  checkMbarrierAlignment(context);
+  checkBulkCopyAlignment(context);
+  checkTensorCopySharedAlignment(context);
+  checkTensorMapPlacement(context);
+  checkAccessAlignment(context);
+  checkCpAsyncSize(context);
+  checkConstantOffsetOutOfBounds(context);
+  checkCallSequenceInterrupted(context);
+  checkPredicatedParameterTransfer(context);
+  checkMatrixDescriptorSwizzle(context);
+  checkTensorMapReplaceValue(context);
   applyRuleSettings(result.diagnostics, options);
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), byPosition);
   finishWithSuppressions(text, result, options);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "diag/Diagnostic.h"
+#include "flow/FunctionFlow.h"
 #include "isa/InstructionShape.h"
 #include "model/Module.h"
 #include "syntax/SyntaxTree.h"
@@ -22,6 +23,9 @@ struct RuleContext {
   const Module& module;
   const InstructionShapes& shapes;  // Form matching of every instruction, computed once.
   std::vector<Diagnostic>& out;
+  // Per-function dataflow (CFG, reaching definitions, address values), built on first use
+  // and shared by every rule of this run.
+  flow::FlowCache& flows;
 
   std::string_view textOf(ByteRange range) const {
     return text.substr(range.begin, range.end - range.begin);
@@ -102,6 +106,26 @@ void checkOperandKind(const RuleContext& context);
 void checkOperandType(const RuleContext& context);
 void checkSubwordRegister(const RuleContext& context);
 void checkVectorTypeOrder(const RuleContext& context);
+void checkParameterAlignment(const RuleContext& context);
+void checkNarrowRegisterParameter(const RuleContext& context);
+void checkCallPrototypeMismatch(const RuleContext& context);
+void checkConstantArgumentRange(const RuleContext& context);
+void checkArgumentScope(const RuleContext& context);
+void checkParameterDirection(const RuleContext& context);
+void checkPointerAttribute(const RuleContext& context);
+void checkUnsizedParameterPosition(const RuleContext& context);
+void checkSystemCallPrototype(const RuleContext& context);
+void checkMbarrierAlignment(const RuleContext& context);
+void checkBulkCopyAlignment(const RuleContext& context);
+void checkTensorCopySharedAlignment(const RuleContext& context);
+void checkTensorMapPlacement(const RuleContext& context);
+void checkAccessAlignment(const RuleContext& context);
+void checkCpAsyncSize(const RuleContext& context);
+void checkConstantOffsetOutOfBounds(const RuleContext& context);
+void checkCallSequenceInterrupted(const RuleContext& context);
+void checkPredicatedParameterTransfer(const RuleContext& context);
+void checkMatrixDescriptorSwizzle(const RuleContext& context);
+void checkTensorMapReplaceValue(const RuleContext& context);
 
 // The candidate closest to `word` by edit distance, or empty when none is close enough.
 std::string_view closestMatch(std::string_view word, const std::vector<std::string_view>& candidates);

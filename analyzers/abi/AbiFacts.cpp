@@ -1,0 +1,300 @@
+// AbiFacts: shared facts of the [abi] rules (see AbiFacts.h).
+#include "abi/AbiFacts.h"
+
+#include <array>
+#include <cctype>
+
+#include "syntax/SyntaxKinds.h"
+
+namespace ptx::abi {
+
+std::optional<TypeInfo> typeInfo(std::string_view type) {
+  struct Entry {
+    std::string_view name;
+    TypeKind kind;
+    std::uint32_t bits;
+  };
+  static constexpr std::array<Entry, 29> kTypes{{
+      {".b8", TypeKind::Bits, 8},        {".b16", TypeKind::Bits, 16},      {".b32", TypeKind::Bits, 32},
+      {".b64", TypeKind::Bits, 64},      {".b128", TypeKind::Bits, 128},    {".u8", TypeKind::Unsigned, 8},
+      {".u16", TypeKind::Unsigned, 16},  {".u32", TypeKind::Unsigned, 32},  {".u64", TypeKind::Unsigned, 64},
+      {".s8", TypeKind::Signed, 8},      {".s16", TypeKind::Signed, 16},    {".s32", TypeKind::Signed, 32},
+      {".s64", TypeKind::Signed, 64},    {".f16", TypeKind::Float, 16},     {".f32", TypeKind::Float, 32},
+      {".f64", TypeKind::Float, 64},     {".pred", TypeKind::Predicate, 1}, {".f16x2", TypeKind::Other, 32},
+      {".bf16", TypeKind::Other, 16},    {".bf16x2", TypeKind::Other, 32},  {".tf32", TypeKind::Other, 32},
+      {".e4m3", TypeKind::Other, 8},     {".e5m2", TypeKind::Other, 8},     {".e4m3x2", TypeKind::Other, 16},
+      {".e5m2x2", TypeKind::Other, 16},  {".f32x2", TypeKind::Other, 64},   {".u16x2", TypeKind::Other, 32},
+      {".s16x2", TypeKind::Other, 32},   {".u8x4", TypeKind::Other, 32},
+  }};
+  for (const Entry& entry : kTypes) {
+    if (entry.name == type) return TypeInfo{entry.kind, entry.bits};
+  }
+  return std::nullopt;
+}
+
+bool compatibleTypes(std::string_view a, std::string_view b) {
+  if (a == b) return true;
+  auto left = typeInfo(a);
+  auto right = typeInfo(b);
+  if (!left || !right) return true;  // Unknown: nothing to say.
+  if (left->bits != right->bits) return false;
+  if (left->kind == TypeKind::Bits || right->kind == TypeKind::Bits) return true;
+  auto integer = [](TypeKind kind) { return kind == TypeKind::Unsigned || kind == TypeKind::Signed; };
+  if (integer(left->kind) && integer(right->kind)) return true;
+  return left->kind == right->kind && left->kind != TypeKind::Other;
+}
+
+std::optional<std::uint64_t> ParamShape::elementBytes() const {
+  auto info = typeInfo(type);
+  if (!info || info->bits < 8) return std::nullopt;
+  return std::uint64_t{info->bits / 8} * (vectorWidth == 0 ? 1 : vectorWidth);
+}
+
+std::optional<std::uint64_t> ParamShape::byteSize() const {
+  auto element = elementBytes();
+  if (!element) return std::nullopt;
+  if (!isArray) return element;
+  if (unsized || !elementCount) return std::nullopt;
+  return *element * *elementCount;
+}
+
+std::optional<std::uint64_t> ParamShape::effectiveAlignment() const {
+  if (alignWritten) return alignment;
+  return elementBytes();
+}
+
+std::optional<std::uint64_t> ParamShape::bitWidth() const {
+  auto info = typeInfo(type);
+  if (!info) return std::nullopt;
+  return std::uint64_t{info->bits} * (vectorWidth == 0 ? 1 : vectorWidth);
+}
+
+namespace {
+
+ByteRange rangeOf(TSNode node) { return {ts_node_start_byte(node), ts_node_end_byte(node)}; }
+
+std::string_view textOf(const RuleContext& context, TSNode node) { return context.textOf(rangeOf(node)); }
+
+template <typename F>
+void forEachChild(TSNode node, F&& visit) {
+  TSTreeCursor cursor = ts_tree_cursor_new(node);
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      visit(ts_tree_cursor_current_node(&cursor), ts_tree_cursor_current_field_id(&cursor));
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+}
+
+std::optional<std::uint64_t> literal(const RuleContext& context, TSNode node) {
+  if (ts_node_is_null(node)) return std::nullopt;
+  return parseIntegerLiteral(textOf(context, node));
+}
+
+// Reads the declarator (name and dimensions) into `shape`.
+void readDeclarator(const RuleContext& context, TSNode declarator, ParamShape& shape) {
+  const SyntaxFields& f = syntaxKinds().fields;
+  bool countKnown = true;
+  std::uint64_t count = 1;
+  forEachChild(declarator, [&](TSNode part, TSFieldId field) {
+    if (field == f.name) {
+      shape.name = textOf(context, part);
+      shape.nameRange = rangeOf(part);
+    } else if (field == f.dimension) {
+      shape.isArray = true;
+      TSNode size = ts_node_child_by_field_id(part, f.size);
+      if (ts_node_is_null(size)) {
+        shape.unsized = true;
+        countKnown = false;
+        return;
+      }
+      auto value = literal(context, size);
+      if (!value) {
+        countKnown = false;
+        return;
+      }
+      if (*value == 0) shape.hasZeroDimension = true;
+      count *= *value;
+    }
+  });
+  if (shape.isArray && countKnown) shape.elementCount = count;
+}
+
+// Reads a `parameter` or `variable_declaration` node; `declarator` picks one of a
+// declaration's declarators (the first when null).
+ParamShape readDeclaration(const RuleContext& context, TSNode node, TSNode declarator) {
+  const SyntaxFields& f = syntaxKinds().fields;
+  ParamShape shape;
+  shape.declaration = rangeOf(node);
+  forEachChild(node, [&](TSNode part, TSFieldId field) {
+    if (field == f.space) {
+      shape.space = textOf(context, part);
+    } else if (field == f.type) {
+      shape.type = textOf(context, part);
+      shape.typeRange = rangeOf(part);
+    } else if (field == f.vector) {
+      std::string_view width = textOf(context, part);
+      shape.vectorWidth = width == ".v2" ? 2 : width == ".v4" ? 4 : width == ".v8" ? 8 : 0;
+    } else if (field == f.align) {
+      TSNode value = ts_node_child_by_field_id(part, f.value);
+      shape.alignWritten = true;
+      shape.alignment = literal(context, value);
+      shape.alignValue = ts_node_is_null(value) ? rangeOf(part) : rangeOf(value);
+    } else if (field == f.ptr) {
+      shape.isPointer = true;
+      shape.ptrClause = rangeOf(part);
+      TSNode space = ts_node_child_by_field_id(part, f.space);
+      if (!ts_node_is_null(space)) {
+        shape.ptrSpace = textOf(context, space);
+        shape.ptrSpaceRange = rangeOf(space);
+      }
+      TSNode align = ts_node_child_by_field_id(part, f.align);
+      if (!ts_node_is_null(align)) {
+        TSNode value = ts_node_child_by_field_id(align, f.value);
+        shape.ptrAlignWritten = true;
+        shape.ptrAlignment = literal(context, value);
+        shape.ptrAlignValue = ts_node_is_null(value) ? rangeOf(align) : rangeOf(value);
+      }
+    } else if (field == f.declarator && ts_node_is_null(declarator)) {
+      declarator = part;
+    }
+  });
+  if (!ts_node_is_null(declarator)) readDeclarator(context, declarator, shape);
+  return shape;
+}
+
+std::vector<ParamShape> readParameterList(const RuleContext& context, TSNode list) {
+  std::vector<ParamShape> shapes;
+  if (ts_node_is_null(list)) return shapes;
+  const SyntaxKinds& kinds = syntaxKinds();
+  forEachChild(list, [&](TSNode part, TSFieldId) {
+    if (ts_node_symbol(part) == kinds.parameter) shapes.push_back(readDeclaration(context, part, TSNode{}));
+  });
+  return shapes;
+}
+
+TSNode nodeAt(const RuleContext& context, ByteRange range) {
+  TSNode root = context.tree.root();
+  if (ts_node_is_null(root)) return root;
+  return ts_node_descendant_for_byte_range(root, range.begin, range.end);
+}
+
+// Reads a function declaration or `.callprototype` node.
+std::optional<Signature> readSignature(const RuleContext& context, TSNode node, ByteRange name) {
+  if (ts_node_is_null(node) || ts_node_has_error(node)) return std::nullopt;
+  const SyntaxFields& f = syntaxKinds().fields;
+  Signature signature;
+  signature.name = name;
+  signature.declaration = name;
+  signature.returns = readParameterList(context, ts_node_child_by_field_id(node, f.returns));
+  signature.parameters = readParameterList(context, ts_node_child_by_field_id(node, f.parameters));
+  return signature;
+}
+
+std::optional<Signature> signatureOfPrototypeLabel(const RuleContext& context, SymbolId label) {
+  const Symbol& symbol = context.module.symbols[label];
+  const SyntaxKinds& kinds = syntaxKinds();
+  TSNode node = nodeAt(context, symbol.nameRange);
+  while (!ts_node_is_null(node) && ts_node_symbol(node) != kinds.label) node = ts_node_parent(node);
+  if (ts_node_is_null(node)) return std::nullopt;
+  TSNode next = ts_node_next_named_sibling(node);
+  while (!ts_node_is_null(next) && ts_node_is_extra(next)) next = ts_node_next_named_sibling(next);
+  if (ts_node_is_null(next) || ts_node_symbol(next) != kinds.callprototypeDirective) return std::nullopt;
+  return readSignature(context, next, symbol.nameRange);
+}
+
+}  // namespace
+
+std::optional<ParamShape> shapeOfSymbol(const RuleContext& context, SymbolId id) {
+  if (id == kNoSymbol || id >= context.module.symbols.size()) return std::nullopt;
+  const Symbol& symbol = context.module.symbols[id];
+  const SyntaxKinds& kinds = syntaxKinds();
+  TSNode node = nodeAt(context, symbol.nameRange);
+  TSNode previous{};
+  while (!ts_node_is_null(node) && ts_node_symbol(node) != kinds.parameter &&
+         ts_node_symbol(node) != kinds.variableDeclaration) {
+    previous = node;
+    node = ts_node_parent(node);
+  }
+  if (ts_node_is_null(node) || ts_node_is_null(previous)) return std::nullopt;
+  ParamShape shape = readDeclaration(context, node, previous);
+  if (shape.nameRange != symbol.nameRange) return std::nullopt;
+  return shape;
+}
+
+std::optional<Signature> signatureOfFunction(const RuleContext& context, SymbolId function) {
+  if (function == kNoSymbol || function >= context.module.symbols.size()) return std::nullopt;
+  const Symbol& symbol = context.module.symbols[function];
+  if (symbol.kind != SymbolKind::Function) return std::nullopt;
+  const SyntaxKinds& kinds = syntaxKinds();
+  TSNode node = nodeAt(context, symbol.nameRange);
+  while (!ts_node_is_null(node) && ts_node_symbol(node) != kinds.functionDefinition &&
+         ts_node_symbol(node) != kinds.functionDeclaration) {
+    node = ts_node_parent(node);
+  }
+  return readSignature(context, node, symbol.nameRange);
+}
+
+std::optional<Signature> calleeSignature(const RuleContext& context, const InstructionSite& site) {
+  const Module& module = context.module;
+  if (site.callee != kNoSymbol && module.symbols[site.callee].kind == SymbolKind::Function) {
+    if (module.symbols[site.callee].isEntry) return std::nullopt;
+    return signatureOfFunction(context, site.callee);
+  }
+  if (site.callTargets.end <= site.callTargets.begin) return std::nullopt;
+  if (site.callee == kNoSymbol || !module.symbols[site.callee].isRegister()) return std::nullopt;
+  SymbolId target = module.symbolAt(site.callTargets.begin);
+  if (target == kNoSymbol || module.symbols[target].kind != SymbolKind::Label) return std::nullopt;
+  return signatureOfPrototypeLabel(context, target);
+}
+
+std::optional<SignedLiteral> signedLiteral(std::string_view spelled) {
+  auto trim = [](std::string_view& s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  };
+  trim(spelled);
+  SignedLiteral result;
+  if (!spelled.empty() && (spelled.front() == '-' || spelled.front() == '+')) {
+    result.negative = spelled.front() == '-';
+    spelled.remove_prefix(1);
+    trim(spelled);
+  }
+  auto value = parseIntegerLiteral(spelled);
+  if (!value) return std::nullopt;
+  result.magnitude = *value;
+  if (result.magnitude == 0) result.negative = false;
+  return result;
+}
+
+bool abiInUse(const Module& module) {
+  const ModuleHeader& header = module.header;
+  if (header.version && header.versionMajor < 2) return false;
+  if (!header.targets.empty()) {
+    bool anyAbiTarget = false;
+    for (const auto& [target, range] : header.targets) {
+      std::string_view name = target;
+      bool sm1x = name.size() == 5 && name.starts_with("sm_1") && std::isdigit(static_cast<unsigned char>(name[4]));
+      bool isModifier = !name.starts_with("sm_") && !name.starts_with("compute_");
+      if (!sm1x && !isModifier) anyAbiTarget = true;
+    }
+    if (!anyAbiTarget) return false;
+  }
+  if (header.version && header.versionMajor < 3) {
+    for (SymbolId id : module.scopes.empty() ? std::vector<SymbolId>{} : module.scopes[0].symbols) {
+      const Symbol& symbol = module.symbols[id];
+      if (symbol.space == ".reg" || symbol.space == ".local") return false;
+    }
+  }
+  return true;
+}
+
+std::optional<std::size_t> functionOfInstruction(const Module& module, std::uint32_t index) {
+  for (std::size_t i = 0; i < module.functions.size(); ++i) {
+    const FunctionInfo& function = module.functions[i];
+    if (index >= function.firstInstruction && index < function.firstInstruction + function.instructionCount) return i;
+  }
+  return std::nullopt;
+}
+
+}  // namespace ptx::abi

@@ -1,0 +1,650 @@
+#include "flow/FunctionFlow.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "flow/ConstantExpression.h"
+
+namespace ptx::flow {
+namespace {
+
+std::optional<std::uint32_t> typeBits(std::string_view type) {
+  auto size = typeSizeInBytes(type);
+  if (!size) return std::nullopt;
+  return *size * 8;
+}
+
+bool isSignedType(std::string_view type) { return type.starts_with(".s"); }
+
+bool isTypeModifier(std::string_view modifier) {
+  return typeSizeInBytes(modifier).has_value() || modifier == ".pred";
+}
+
+// Instructions whose first operand is never written (a register there is a source).
+bool writesNoOperand(std::string_view opcode) {
+  static constexpr std::string_view kNoDestination[] = {
+      "bar", "barrier", "bra", "brx", "ret", "exit", "trap", "membar", "fence", "nanosleep", "pmevent",
+      "setmaxnreg", "griddepcontrol", "sust", "sured", "red", "st", "prefetch", "prefetchu", "stmatrix"};
+  return std::find(std::begin(kNoDestination), std::end(kNoDestination), opcode) != std::end(kNoDestination);
+}
+
+unsigned log2Floor(std::uint64_t value) { return value == 0 ? 0 : 63 - static_cast<unsigned>(std::countl_zero(value)); }
+
+// Address-space conversions (cvta, mapa) move an address between windows whose bases are
+// aligned far beyond anything the rules ask about; the low bits survive, the rest do not.
+constexpr unsigned kWindowBits = 16;
+
+KnownBits lowBitsOnly(const KnownBits& bits, unsigned count) {
+  std::uint64_t mask = count >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1;
+  return {bits.zero & mask, bits.one & mask};
+}
+
+AbstractValue widened(AbstractValue value) {
+  value.bits = lowBitsOnly(value.bits, value.bits.knownLowBits());
+  value.offset = lowBitsOnly(value.offset, value.offset.knownLowBits());
+  return value;
+}
+
+}  // namespace
+
+std::optional<std::uint32_t> typeSizeInBytes(std::string_view type) {
+  if (type.size() < 3 || type[0] != '.') return std::nullopt;
+  static constexpr std::pair<std::string_view, std::uint32_t> kPacked[] = {
+      {".f16x2", 4}, {".bf16x2", 4}, {".e4m3x2", 2}, {".e5m2x2", 2}, {".e2m3x2", 2}, {".e3m2x2", 2},
+      {".e2m1x2", 1}, {".ue8m0x2", 2}, {".tf32", 4}, {".bf16", 2}, {".e4m3", 1}, {".e5m2", 1}};
+  for (auto [spelling, size] : kPacked) {
+    if (type == spelling) return size;
+  }
+  char kind = type[1];
+  if (kind != 'b' && kind != 'u' && kind != 's' && kind != 'f') return std::nullopt;
+  std::uint32_t bits = 0;
+  auto [end, error] = std::from_chars(type.data() + 2, type.data() + type.size(), bits);
+  if (error != std::errc() || end != type.data() + type.size()) return std::nullopt;
+  if (bits != 8 && bits != 16 && bits != 32 && bits != 64 && bits != 128) return std::nullopt;
+  return bits / 8;
+}
+
+std::optional<std::uint64_t> declaredAlignment(const Symbol& symbol) {
+  if (symbol.alignment) return symbol.alignment;
+  auto size = typeSizeInBytes(symbol.type);
+  if (!size) return std::nullopt;
+  return std::uint64_t{*size} * (symbol.vectorWidth == 0 ? 1 : symbol.vectorWidth);
+}
+
+AbstractValue AbstractValue::meet(const AbstractValue& other) const {
+  if (!computed) return other;
+  if (!other.computed) return *this;
+  AbstractValue result;
+  result.computed = true;
+  result.bits = bits.meet(other.bits);
+  if (base == other.base && base != kNoSymbol) {
+    result.base = base;
+    result.offset = offset.meet(other.offset);
+  }
+  return result;
+}
+
+FunctionFlow::FunctionFlow(std::string_view text, const Module& module, std::size_t functionIndex)
+    : text_(text), module_(module), function_(functionIndex) {
+  const FunctionInfo& function = module.functions[functionIndex];
+  first_ = function.firstInstruction;
+  end_ = function.firstInstruction + function.instructionCount;
+  buildBlocks();
+  collectDefinitions();
+}
+
+void FunctionFlow::buildBlocks() {
+  const FunctionInfo& function = module_.functions[function_];
+  std::uint32_t count = end_ - first_;
+  blockOfInstruction_.assign(count, 0);
+  if (count == 0) return;
+  // Where each label of the body sits: before the first instruction that follows it.
+  std::unordered_map<SymbolId, std::uint32_t> labelAt;
+  if (function.bodyScope != kNoScope) {
+    ByteRange body = module_.scopes[function.bodyScope].range;
+    for (ScopeId scope = function.bodyScope; scope < module_.scopes.size(); ++scope) {
+      const Scope& s = module_.scopes[scope];
+      if (s.range.begin < body.begin || s.range.begin >= body.end) {
+        if (scope != function.bodyScope) break;
+      }
+      for (SymbolId label : s.labels) {
+        std::uint32_t at = module_.symbols[label].declarationRange.end;
+        auto next = std::lower_bound(module_.instructions.begin() + first_, module_.instructions.begin() + end_, at,
+                                     [](const InstructionSite& site, std::uint32_t offset) { return site.statement.begin < offset; });
+        labelAt[label] = static_cast<std::uint32_t>(next - module_.instructions.begin());
+      }
+    }
+  }
+  std::vector<bool> leader(count + 1, false);
+  leader[0] = true;
+  for (const auto& [label, at] : labelAt) leader[at - first_] = true;
+  enum class Exit : std::uint8_t { FallThrough, Branch, Stop };
+  std::vector<Exit> exits(count, Exit::FallThrough);
+  for (std::uint32_t i = first_; i < end_; ++i) {
+    const InstructionSite& site = module_.instructions[i];
+    std::string_view opcode = textOf(site.opcode);
+    if (opcode == "bra" || opcode == "brx") exits[i - first_] = Exit::Branch;
+    else if ((opcode == "ret" || opcode == "exit" || opcode == "trap") && !site.isGuarded()) exits[i - first_] = Exit::Stop;
+    if (exits[i - first_] != Exit::FallThrough || opcode == "ret" || opcode == "exit") leader[i - first_ + 1] = true;
+  }
+  for (std::uint32_t i = 0; i < count; ++i) {
+    if (leader[i]) blocks_.push_back({first_ + i, first_ + i, {}, {}});
+    blocks_.back().end = first_ + i + 1;
+    blockOfInstruction_[i] = static_cast<std::uint32_t>(blocks_.size() - 1);
+  }
+  std::vector<std::uint32_t> allLabelBlocks;
+  for (const auto& [label, at] : labelAt) {
+    if (at < end_) allLabelBlocks.push_back(blockOfInstruction_[at - first_]);
+  }
+  std::sort(allLabelBlocks.begin(), allLabelBlocks.end());
+  allLabelBlocks.erase(std::unique(allLabelBlocks.begin(), allLabelBlocks.end()), allLabelBlocks.end());
+  for (std::uint32_t b = 0; b < blocks_.size(); ++b) {
+    BasicBlock& block = blocks_[b];
+    std::uint32_t last = block.end - 1;
+    const InstructionSite& site = module_.instructions[last];
+    Exit exit = exits[last - first_];
+    auto add = [&](std::uint32_t successor) {
+      if (std::find(block.successors.begin(), block.successors.end(), successor) == block.successors.end()) {
+        block.successors.push_back(successor);
+      }
+    };
+    bool fallsThrough = exit == Exit::FallThrough || (exit == Exit::Branch && site.isGuarded());
+    if (exit == Exit::Branch) {
+      bool resolved = false;
+      if (textOf(site.opcode) == "bra" && site.operandCount > 0) {
+        const InstructionOperand& target = module_.operands[site.firstOperand];
+        for (const Reference& reference : module_.referencesWithin(target.range)) {
+          auto it = labelAt.find(reference.target);
+          if (it == labelAt.end()) continue;
+          if (it->second < end_) add(blockOfInstruction_[it->second - first_]);
+          resolved = true;
+        }
+      }
+      // brx.idx, or a target the model could not resolve: any label may follow.
+      if (!resolved) {
+        for (std::uint32_t target : allLabelBlocks) add(target);
+      }
+    }
+    if (fallsThrough && b + 1 < blocks_.size()) add(b + 1);
+  }
+  for (std::uint32_t b = 0; b < blocks_.size(); ++b) {
+    for (std::uint32_t successor : blocks_[b].successors) blocks_[successor].predecessors.push_back(b);
+  }
+}
+
+std::uint32_t FunctionFlow::blockOf(std::uint32_t instruction) const { return blockOfInstruction_[instruction - first_]; }
+
+std::optional<RegisterKey> FunctionFlow::registerOf(const InstructionOperand& operand) const {
+  if (operand.shape != OperandShape::Register || operand.symbol == kNoSymbol) return std::nullopt;
+  const Symbol& symbol = module_.symbols[operand.symbol];
+  RegisterKey key{operand.symbol, 0};
+  if (symbol.rangeCount > 0) {
+    std::string_view spelled = textOf(operand.range);
+    if (spelled.size() <= symbol.name.size()) return std::nullopt;
+    spelled.remove_prefix(symbol.name.size());
+    auto [end, error] = std::from_chars(spelled.data(), spelled.data() + spelled.size(), key.index);
+    if (error != std::errc()) return std::nullopt;
+  }
+  return key;
+}
+
+std::vector<std::uint32_t> FunctionFlow::definedOperands(std::uint32_t instruction) const {
+  const InstructionSite& site = module_.instructions[instruction];
+  std::vector<std::uint32_t> written;
+  if (site.inDamagedCode) return written;
+  if (site.isCall) {
+    for (std::uint32_t i = 0; i < site.callReturnCount && i < site.operandCount; ++i) {
+      written.push_back(site.firstOperand + i);
+    }
+    return written;
+  }
+  if (site.operandCount == 0 || writesNoOperand(textOf(site.opcode))) return written;
+  const InstructionOperand& first = module_.operands[site.firstOperand];
+  if (first.shape == OperandShape::Register) {
+    written.push_back(site.firstOperand);
+  } else if (first.shape == OperandShape::Vector || first.shape == OperandShape::PredicatePair) {
+    for (std::uint32_t e = 0; e < first.elementCount; ++e) written.push_back(first.firstElement + e);
+  }
+  return written;
+}
+
+void FunctionFlow::collectDefinitions() {
+  firstDefinitionOf_.assign(end_ - first_ + 1, 0);
+  for (std::uint32_t i = first_; i < end_; ++i) {
+    firstDefinitionOf_[i - first_] = static_cast<std::uint32_t>(definitions_.size());
+    for (std::uint32_t operand : definedOperands(i)) {
+      auto key = registerOf(module_.operands[operand]);
+      if (!key) continue;
+      definitionsOf_[*key].push_back(static_cast<std::uint32_t>(definitions_.size()));
+      definitions_.push_back({i, *key, operand});
+    }
+  }
+  firstDefinitionOf_[end_ - first_] = static_cast<std::uint32_t>(definitions_.size());
+  values_.assign(definitions_.size(), AbstractValue{});
+  solved_.assign(definitions_.size(), false);
+}
+
+FunctionFlow::RegisterReach& FunctionFlow::reachOf(RegisterKey reg) {
+  RegisterReach& reach = reach_[reg];
+  if (reach.solved) return reach;
+  reach.solved = true;
+  reach.definitions = definitionsOf_[reg];
+  std::size_t blocks = blocks_.size();
+  // The last definition of the register in each block, if any.
+  std::vector<std::int64_t> lastIn(blocks, -1);
+  for (std::uint32_t d : reach.definitions) lastIn[blockOf(definitions_[d].instruction)] = d;
+  reach.atBlockEntry.assign(blocks, {});
+  auto out = [&](std::uint32_t b) -> std::vector<std::uint32_t> {
+    if (lastIn[b] >= 0) return {static_cast<std::uint32_t>(lastIn[b])};
+    return reach.atBlockEntry[b];
+  };
+  std::vector<std::uint32_t> worklist;
+  std::vector<bool> queued(blocks, false);
+  for (std::uint32_t b = 0; b < blocks; ++b) {
+    if (lastIn[b] >= 0) {
+      for (std::uint32_t s : blocks_[b].successors) {
+        if (!queued[s]) {
+          queued[s] = true;
+          worklist.push_back(s);
+        }
+      }
+    }
+  }
+  while (!worklist.empty()) {
+    std::uint32_t b = worklist.back();
+    worklist.pop_back();
+    queued[b] = false;
+    std::vector<std::uint32_t> merged;
+    for (std::uint32_t p : blocks_[b].predecessors) {
+      std::vector<std::uint32_t> from = out(p);
+      std::vector<std::uint32_t> joined;
+      std::set_union(merged.begin(), merged.end(), from.begin(), from.end(), std::back_inserter(joined));
+      merged.swap(joined);
+    }
+    if (merged == reach.atBlockEntry[b]) continue;
+    reach.atBlockEntry[b] = std::move(merged);
+    if (lastIn[b] >= 0) continue;  // Its own definition hides the change from successors.
+    for (std::uint32_t s : blocks_[b].successors) {
+      if (!queued[s]) {
+        queued[s] = true;
+        worklist.push_back(s);
+      }
+    }
+  }
+  return reach;
+}
+
+std::vector<std::uint32_t> FunctionFlow::reachingDefinitions(std::uint32_t instruction, RegisterKey reg) {
+  auto found = definitionsOf_.find(reg);
+  if (found == definitionsOf_.end() || found->second.empty()) return {};
+  const std::vector<std::uint32_t>& all = found->second;
+  // A register written once (what compilers emit almost everywhere) has that one definition.
+  if (all.size() == 1) return all;
+  std::uint32_t block = blockOf(instruction);
+  std::int64_t last = -1;
+  for (std::uint32_t d : all) {
+    std::uint32_t at = definitions_[d].instruction;
+    if (at < instruction && blockOf(at) == block) last = d;
+  }
+  if (last >= 0) return {static_cast<std::uint32_t>(last)};
+  return reachOf(reg).atBlockEntry[block];
+}
+
+AbstractValue FunctionFlow::symbolAddress(SymbolId symbol) const {
+  AbstractValue value;
+  value.computed = true;
+  value.base = symbol;
+  value.offset = KnownBits::constant(0);
+  auto alignment = declaredAlignment(module_.symbols[symbol]);
+  if (alignment && *alignment > 0) value.bits = KnownBits::alignedTo(log2Floor(*alignment));
+  return value;
+}
+
+AbstractValue FunctionFlow::operandValue(std::uint32_t instruction, const InstructionOperand& operand) {
+  switch (operand.shape) {
+    case OperandShape::Register: {
+      auto key = registerOf(operand);
+      if (!key) return AbstractValue::unknown();
+      std::vector<std::uint32_t> reaching = reachingDefinitions(instruction, *key);
+      if (reaching.empty()) return AbstractValue::unknown();
+      AbstractValue value;
+      for (std::uint32_t d : reaching) value = value.meet(values_[d]);
+      return value;
+    }
+    case OperandShape::IntegerLiteral:
+    case OperandShape::Expression:
+      if (auto constant = evaluateConstant(textOf(operand.range))) {
+        return AbstractValue::constant(static_cast<std::uint64_t>(*constant));
+      }
+      return AbstractValue::unknown();
+    case OperandShape::Symbol:
+      return operand.symbol == kNoSymbol ? AbstractValue::unknown() : symbolAddress(operand.symbol);
+    default:
+      return AbstractValue::unknown();
+  }
+}
+
+AbstractValue FunctionFlow::evaluate(std::uint32_t definition) {
+  const Definition& def = definitions_[definition];
+  const InstructionSite& site = module_.instructions[def.instruction];
+  if (site.isCall) return AbstractValue::unknown();
+  std::string_view opcode = textOf(site.opcode);
+  if (def.operand != site.firstOperand) {
+    // `mov.b64 {lo, hi}, %rd`: each element is its slice of the source.
+    const InstructionOperand& destination = module_.operands[site.firstOperand];
+    if (opcode != "mov" || site.operandCount != 2 || destination.shape != OperandShape::Vector ||
+        destination.elementCount == 0 || site.modifierCount != 1) {
+      return AbstractValue::unknown();
+    }
+    auto total = typeBits(textOf(module_.modifiers[site.firstModifier]));
+    if (!total || *total > 64) return AbstractValue::unknown();
+    unsigned slice = *total / destination.elementCount;
+    unsigned index = def.operand - destination.firstElement;
+    AbstractValue source = operandValue(def.instruction, module_.operands[site.firstOperand + 1]);
+    if (!source.computed) return AbstractValue{};
+    AbstractValue value = AbstractValue::unknown();
+    value.bits = shiftRight(source.bits, index * slice, 64).truncated(slice);
+    return value;
+  }
+  std::vector<std::string_view> modifiers;
+  std::vector<std::string_view> types;
+  for (std::uint32_t m = 0; m < site.modifierCount; ++m) {
+    std::string_view modifier = textOf(module_.modifiers[site.firstModifier + m]);
+    modifiers.push_back(modifier);
+    if (isTypeModifier(modifier)) types.push_back(modifier);
+  }
+  auto has = [&](std::string_view modifier) { return std::find(modifiers.begin(), modifiers.end(), modifier) != modifiers.end(); };
+  unsigned width = 64;
+  if (!types.empty()) {
+    if (auto bits = typeBits(types.front())) width = *bits;
+  }
+  if (width > 64) return AbstractValue::unknown();
+  std::vector<AbstractValue> sources;
+  for (std::uint32_t i = 1; i < site.operandCount; ++i) {
+    sources.push_back(operandValue(def.instruction, module_.operands[site.firstOperand + i]));
+  }
+  for (const AbstractValue& source : sources) {
+    if (!source.computed) return AbstractValue{};  // Not reached by the fixpoint yet.
+  }
+  auto plain = [&](KnownBits bits) {
+    AbstractValue value = AbstractValue::unknown();
+    value.bits = bits.truncated(width);
+    return value;
+  };
+  auto withBase = [&](AbstractValue value) {
+    value.bits = value.bits.truncated(width);
+    return value;
+  };
+  if (opcode == "mov" && sources.size() == 1 && module_.operands[site.firstOperand + 1].shape != OperandShape::Vector) {
+    return withBase(sources[0]);
+  }
+  if (opcode == "mov" && site.operandCount == 2 && module_.operands[site.firstOperand + 1].shape == OperandShape::Vector) {
+    // `mov.b64 %rd, {lo, hi}`: the elements packed from the low end.
+    const InstructionOperand& packed = module_.operands[site.firstOperand + 1];
+    if (packed.elementCount == 0) return AbstractValue::unknown();
+    unsigned slice = width / packed.elementCount;
+    KnownBits bits = KnownBits::constant(0);
+    for (std::uint32_t e = 0; e < packed.elementCount; ++e) {
+      AbstractValue element = operandValue(def.instruction, module_.operands[packed.firstElement + e]);
+      if (!element.computed) return AbstractValue{};
+      bits = bits | shiftLeft(element.bits.truncated(slice), e * slice);
+    }
+    return plain(bits);
+  }
+  if ((opcode == "cvta" || opcode == "mapa") && !sources.empty()) {
+    AbstractValue value = sources[0];
+    value.bits = lowBitsOnly(value.bits, kWindowBits);
+    return withBase(value);
+  }
+  if (opcode == "cvt" && sources.size() == 1 && types.size() == 2) {
+    auto to = typeBits(types[0]);
+    auto from = typeBits(types[1]);
+    if (!to || !from || has(".rn") || has(".rz") || has(".rm") || has(".rp") || has(".rni") || has(".rzi") ||
+        types[0].starts_with(".f") || types[1].starts_with(".f")) {
+      return AbstractValue::unknown();
+    }
+    AbstractValue value = sources[0];
+    KnownBits source = value.bits.truncated(*from);
+    if (isSignedType(types[1])) source = source.signExtended(*from);
+    value.bits = source.truncated(*to);
+    if (*to < *from) value.base = kNoSymbol;
+    return value;
+  }
+  if (sources.size() == 2 && (opcode == "add" || opcode == "sub") && !types.empty() && !types[0].starts_with(".f") &&
+      !has(".sat") && !has(".cc")) {
+    const AbstractValue& a = sources[0];
+    const AbstractValue& b = sources[1];
+    AbstractValue value = AbstractValue::unknown();
+    value.bits = opcode == "add" ? a.bits + b.bits : a.bits - b.bits;
+    if (a.base != kNoSymbol && b.base == kNoSymbol) {
+      value.base = a.base;
+      value.offset = opcode == "add" ? a.offset + b.bits : a.offset - b.bits;
+    } else if (opcode == "add" && b.base != kNoSymbol && a.base == kNoSymbol) {
+      value.base = b.base;
+      value.offset = b.offset + a.bits;
+    }
+    return withBase(value);
+  }
+  if ((opcode == "mul" || opcode == "mad") && !types.empty() && !types[0].starts_with(".f") &&
+      (has(".lo") || has(".wide"))) {
+    if (sources.size() < 2) return AbstractValue::unknown();
+    KnownBits a = sources[0].bits;
+    KnownBits b = sources[1].bits;
+    if (has(".wide")) {
+      a = isSignedType(types[0]) ? a.truncated(width).signExtended(width) : a.truncated(width);
+      b = isSignedType(types[0]) ? b.truncated(width).signExtended(width) : b.truncated(width);
+      width *= 2;
+    }
+    KnownBits product = a * b;
+    if (opcode == "mul") return plain(product);
+    if (sources.size() < 3 || has(".hi") || has(".sat") || has(".cc")) return AbstractValue::unknown();
+    AbstractValue value = AbstractValue::unknown();
+    value.bits = product + sources[2].bits;
+    if (sources[2].base != kNoSymbol) {
+      value.base = sources[2].base;
+      value.offset = sources[2].offset + product;
+    }
+    return withBase(value);
+  }
+  if (opcode == "shl" && sources.size() == 2 && sources[1].isConstant()) {
+    return plain(shiftLeft(sources[0].bits.truncated(width), static_cast<unsigned>(sources[1].bits.value() & 0xff)));
+  }
+  if (opcode == "shr" && sources.size() == 2 && sources[1].isConstant() && !types.empty()) {
+    auto amount = static_cast<unsigned>(std::min<std::uint64_t>(sources[1].bits.value(), 64));
+    KnownBits value = sources[0].bits.truncated(width);
+    if (isSignedType(types[0])) {
+      KnownBits extended = value.signExtended(width);
+      // Arithmetic shift: the vacated high bits copy the sign bit.
+      KnownBits shifted{amount >= 64 ? 0 : (extended.zero >> amount), amount >= 64 ? 0 : (extended.one >> amount)};
+      std::uint64_t vacated = amount == 0 ? 0 : ~(~std::uint64_t{0} >> amount);
+      if (extended.zero >> 63) shifted.zero |= vacated;
+      if (extended.one >> 63) shifted.one |= vacated;
+      return plain(shifted);
+    }
+    return plain(shiftRight(value, amount, width));
+  }
+  if (sources.size() == 2 && (opcode == "and" || opcode == "or" || opcode == "xor") && !types.empty() && types[0] != ".pred") {
+    KnownBits a = sources[0].bits, b = sources[1].bits;
+    return plain(opcode == "and" ? (a & b) : opcode == "or" ? (a | b) : (a ^ b));
+  }
+  if (opcode == "not" && sources.size() == 1 && !types.empty() && types[0] != ".pred") return plain(~sources[0].bits);
+  if (opcode == "neg" && sources.size() == 1 && !types.empty() && !types[0].starts_with(".f")) {
+    return plain(KnownBits::constant(0) - sources[0].bits);
+  }
+  if (opcode == "selp" && sources.size() == 3) return withBase(sources[0].meet(sources[1]));
+  if (opcode == "ld" && has(".param") && site.operandCount >= 2) {
+    // A kernel parameter declared `.ptr.align N` holds an N-aligned pointer.
+    const InstructionOperand& address = module_.operands[site.firstOperand + 1];
+    if (address.shape == OperandShape::Address && address.symbol != kNoSymbol && address.offset.end == address.offset.begin) {
+      const Symbol& parameter = module_.symbols[address.symbol];
+      if (parameter.isPointer && parameter.pointerAlignment && *parameter.pointerAlignment > 0) {
+        return plain(KnownBits::alignedTo(log2Floor(*parameter.pointerAlignment)));
+      }
+    }
+  }
+  return AbstractValue::unknown();
+}
+
+void FunctionFlow::solve(std::uint32_t root) {
+  if (solved_[root]) return;
+  // The unsolved definitions this one depends on, transitively.
+  std::vector<std::uint32_t> closure;
+  std::vector<std::uint32_t> stack{root};
+  std::vector<bool> seen(definitions_.size(), false);
+  seen[root] = true;
+  while (!stack.empty()) {
+    std::uint32_t d = stack.back();
+    stack.pop_back();
+    closure.push_back(d);
+    const InstructionSite& site = module_.instructions[definitions_[d].instruction];
+    auto visit = [&](const InstructionOperand& operand) {
+      auto key = registerOf(operand);
+      if (!key) return;
+      for (std::uint32_t reaching : reachingDefinitions(definitions_[d].instruction, *key)) {
+        if (!seen[reaching] && !solved_[reaching]) {
+          seen[reaching] = true;
+          stack.push_back(reaching);
+        }
+      }
+    };
+    for (std::uint32_t i = 1; i < site.operandCount && !site.isCall; ++i) {
+      const InstructionOperand& operand = module_.operands[site.firstOperand + i];
+      visit(operand);
+      if (operand.shape == OperandShape::Vector) {
+        for (std::uint32_t e = 0; e < operand.elementCount; ++e) visit(module_.operands[operand.firstElement + e]);
+      }
+      if (operand.shape == OperandShape::Address && operand.symbol != kNoSymbol && module_.symbols[operand.symbol].isRegister()) {
+        // `[%rd+8]`: the base register (found by spelling, as addressOf does).
+        InstructionOperand base = operand;
+        base.shape = OperandShape::Register;
+        std::string_view spelled = textOf(operand.range);
+        std::size_t start = spelled.find_first_not_of("[ \t");
+        std::size_t stop = spelled.find_first_of("+], \t", start);
+        if (start != std::string_view::npos && stop != std::string_view::npos) {
+          base.range = {operand.range.begin + static_cast<std::uint32_t>(start), operand.range.begin + static_cast<std::uint32_t>(stop)};
+          visit(base);
+        }
+      }
+    }
+  }
+  std::sort(closure.begin(), closure.end());
+  constexpr int kMaxRounds = 16;
+  bool changed = true;
+  for (int round = 0; round < kMaxRounds && changed; ++round) {
+    changed = false;
+    for (std::uint32_t d : closure) {
+      AbstractValue value = evaluate(d);
+      // Later rounds may only lose facts; meeting keeps the sequence monotone.
+      if (values_[d].computed) value = values_[d].meet(value);
+      // Widening: a value still changing after two rounds (a loop adding a stride, whose
+      // carries would otherwise cost one round per bit) keeps only its low known bits,
+      // the congruence that loops preserve.
+      if (round >= 2 && values_[d].computed && !(value == values_[d])) value = widened(value);
+      if (!(value == values_[d])) {
+        values_[d] = value;
+        changed = true;
+      }
+    }
+  }
+  for (std::uint32_t d : closure) {
+    // Not settled within the bound (or never reached): claim nothing.
+    if (changed || !values_[d].computed) values_[d] = AbstractValue::unknown();
+    solved_[d] = true;
+  }
+}
+
+AbstractValue FunctionFlow::valueOfDefinition(std::uint32_t definition) {
+  solve(definition);
+  return values_[definition];
+}
+
+AbstractValue FunctionFlow::valueOf(std::uint32_t instruction, const InstructionOperand& operand) {
+  if (auto key = registerOf(operand)) {
+    std::vector<std::uint32_t> reaching = reachingDefinitions(instruction, *key);
+    if (reaching.empty()) return AbstractValue::unknown();
+    AbstractValue value;
+    for (std::uint32_t d : reaching) value = value.meet(valueOfDefinition(d));
+    return value;
+  }
+  return operandValue(instruction, operand);
+}
+
+AbstractValue FunctionFlow::addressOf(std::uint32_t instruction, const InstructionOperand& operand) {
+  if (operand.shape != OperandShape::Address) return AbstractValue::unknown();
+  AbstractValue base = AbstractValue::unknown();
+  if (operand.symbol != kNoSymbol) {
+    const Symbol& symbol = module_.symbols[operand.symbol];
+    if (symbol.isRegister()) {
+      InstructionOperand asRegister = operand;
+      asRegister.shape = OperandShape::Register;
+      // The register's spelling: from '[' to the offset or the closing bracket.
+      std::string_view spelled = textOf(operand.range);
+      std::size_t start = spelled.find_first_not_of("[ \t");
+      std::size_t stop = spelled.find_first_of("+], \t", start);
+      if (start == std::string_view::npos || stop == std::string_view::npos) return AbstractValue::unknown();
+      asRegister.range = {operand.range.begin + static_cast<std::uint32_t>(start),
+                          operand.range.begin + static_cast<std::uint32_t>(stop)};
+      base = valueOf(instruction, asRegister);
+    } else {
+      base = symbolAddress(operand.symbol);
+    }
+  } else {
+    std::string_view spelled = textOf(operand.range);
+    std::size_t start = spelled.find_first_not_of("[ \t");
+    std::size_t stop = spelled.find_first_of("+]", start);
+    if (start == std::string_view::npos || stop == std::string_view::npos) return AbstractValue::unknown();
+    auto constant = evaluateConstant(spelled.substr(start, stop - start));
+    if (!constant) return AbstractValue::unknown();
+    base = AbstractValue::constant(static_cast<std::uint64_t>(*constant));
+  }
+  if (operand.offset.end == operand.offset.begin) return base;
+  auto offset = evaluateConstant(textOf(operand.offset));
+  KnownBits offsetBits = offset ? KnownBits::constant(static_cast<std::uint64_t>(*offset)) : KnownBits::unknown();
+  AbstractValue value = base;
+  value.bits = base.bits + offsetBits;
+  if (value.base != kNoSymbol) value.offset = base.offset + offsetBits;
+  return value;
+}
+
+FunctionFlow& FlowCache::flowOfFunction(std::size_t functionIndex) {
+  if (flows_.size() < module_.functions.size()) flows_.resize(module_.functions.size());
+  if (!flows_[functionIndex]) flows_[functionIndex] = std::make_unique<FunctionFlow>(text_, module_, functionIndex);
+  return *flows_[functionIndex];
+}
+
+FunctionFlow* FlowCache::flowOfInstruction(std::uint32_t instruction) {
+  // Functions are in source order and their instruction ranges ascend.
+  const auto& functions = module_.functions;
+  std::size_t low = 0, high = functions.size();
+  while (low < high) {
+    std::size_t middle = (low + high) / 2;
+    const FunctionInfo& f = functions[middle];
+    if (f.instructionCount > 0 && instruction >= f.firstInstruction + f.instructionCount) {
+      low = middle + 1;
+    } else if (f.instructionCount > 0 && instruction < f.firstInstruction) {
+      high = middle;
+    } else if (f.instructionCount > 0) {
+      return &flowOfFunction(middle);
+    } else {
+      // An empty one (a prototype): search both sides linearly from here.
+      for (std::size_t i = middle; i < high; ++i) {
+        const FunctionInfo& g = functions[i];
+        if (g.instructionCount > 0 && instruction >= g.firstInstruction && instruction < g.firstInstruction + g.instructionCount) {
+          return &flowOfFunction(i);
+        }
+        if (g.instructionCount > 0 && g.firstInstruction > instruction) break;
+      }
+      for (std::size_t i = middle; i-- > low;) {
+        const FunctionInfo& g = functions[i];
+        if (g.instructionCount > 0 && instruction >= g.firstInstruction && instruction < g.firstInstruction + g.instructionCount) {
+          return &flowOfFunction(i);
+        }
+        if (g.instructionCount > 0 && g.firstInstruction + g.instructionCount <= instruction) break;
+      }
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace ptx::flow

@@ -1,0 +1,159 @@
+// FunctionFlow: the dataflow facts of one function body that the analyzers share — its
+// control-flow graph, reaching definitions of registers, and a value analysis for addresses
+// (which variable an address points into, the offset, and the known bits of the value:
+// alignment is "the low k bits are zero").
+//
+// Everything is computed on demand and memoized: the CFG when the flow is built, the
+// reaching definitions of a register the first time one of its uses is asked about, and a
+// value by a fixpoint over only the definitions it depends on. Facts are sound
+// approximations: "unknown" is always a safe answer, so a rule that needs a fact to report
+// stays quiet when the analysis cannot prove it.
+//
+// The core knows nothing of rules: this layer reads the Module and the text only.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "flow/KnownBits.h"
+#include "model/Module.h"
+
+namespace ptx::flow {
+
+// A register as the analysis sees it: its declaration and, for `%r<N>` ranges, the index.
+struct RegisterKey {
+  SymbolId symbol = kNoSymbol;
+  std::uint32_t index = 0;
+  bool operator==(const RegisterKey&) const = default;
+};
+
+// What is known about a value.
+struct AbstractValue {
+  bool computed = false;       // False only while a fixpoint has not reached it yet.
+  KnownBits bits;              // Bits of the value itself (for an address: the address).
+  SymbolId base = kNoSymbol;   // The value is the address of `base` plus `offset`...
+  KnownBits offset;            // ...whose known bits are these.
+
+  static AbstractValue unknown() { return {true, {}, kNoSymbol, {}}; }
+  static AbstractValue constant(std::uint64_t value) { return {true, KnownBits::constant(value), kNoSymbol, {}}; }
+
+  bool isConstant() const { return bits.isConstant(); }
+  std::optional<std::uint64_t> constantValue() const {
+    return bits.isConstant() ? std::optional(bits.value()) : std::nullopt;
+  }
+  // The offset from `base` when it is exact.
+  std::optional<std::int64_t> exactOffset() const {
+    if (base == kNoSymbol || !offset.isConstant()) return std::nullopt;
+    return static_cast<std::int64_t>(offset.value());
+  }
+  AbstractValue meet(const AbstractValue& other) const;
+  bool operator==(const AbstractValue&) const = default;
+};
+
+struct BasicBlock {
+  std::uint32_t first = 0;  // Instruction indices (into Module::instructions): [first, end).
+  std::uint32_t end = 0;
+  std::vector<std::uint32_t> successors;    // Block numbers.
+  std::vector<std::uint32_t> predecessors;
+};
+
+// One definition of a register: the instruction and the register it writes.
+struct Definition {
+  std::uint32_t instruction = 0;
+  RegisterKey reg;
+  std::uint32_t operand = 0;  // Index into Module::operands of the written operand.
+};
+
+// The declared (or natural) alignment of a variable or parameter in bytes: `.align N`, else
+// the size of its element type; nullopt when neither is known.
+std::optional<std::uint64_t> declaredAlignment(const Symbol& symbol);
+
+// The size in bytes of a fundamental type spelled with its dot (".b32" → 4, ".f16x2" → 4);
+// nullopt for opaque or unknown types.
+std::optional<std::uint32_t> typeSizeInBytes(std::string_view type);
+
+class FunctionFlow {
+ public:
+  FunctionFlow(std::string_view text, const Module& module, std::size_t functionIndex);
+
+  std::size_t functionIndex() const { return function_; }
+  const std::vector<BasicBlock>& blocks() const { return blocks_; }
+  // The block holding an instruction of this function.
+  std::uint32_t blockOf(std::uint32_t instruction) const;
+  const std::vector<Definition>& definitions() const { return definitions_; }
+
+  // The register an operand names (a Register operand, or an element of a vector), if any.
+  std::optional<RegisterKey> registerOf(const InstructionOperand& operand) const;
+
+  // Definitions (indices into definitions()) of `reg` that reach `instruction` (before it
+  // executes). Empty when none does (the register is then undefined there or a parameter).
+  std::vector<std::uint32_t> reachingDefinitions(std::uint32_t instruction, RegisterKey reg);
+
+  // The value of a source operand: a register, literal, constant expression or a variable
+  // name (its address).
+  AbstractValue valueOf(std::uint32_t instruction, const InstructionOperand& operand);
+
+  // The address an Address operand `[base+offset]` designates.
+  AbstractValue addressOf(std::uint32_t instruction, const InstructionOperand& operand);
+
+  // The value a definition writes.
+  AbstractValue valueOfDefinition(std::uint32_t definition);
+
+ private:
+  void buildBlocks();
+  void collectDefinitions();
+  std::vector<std::uint32_t> definedOperands(std::uint32_t instruction) const;
+  AbstractValue evaluate(std::uint32_t definition);
+  AbstractValue operandValue(std::uint32_t instruction, const InstructionOperand& operand);
+  AbstractValue symbolAddress(SymbolId symbol) const;
+  void solve(std::uint32_t definition);
+  std::string_view textOf(ByteRange range) const { return text_.substr(range.begin, range.end - range.begin); }
+
+  struct KeyHash {
+    std::size_t operator()(const RegisterKey& key) const {
+      return std::hash<std::uint64_t>()((std::uint64_t{key.symbol} << 32) | key.index);
+    }
+  };
+  // Per register with several definitions: the definitions reaching each block's entry.
+  struct RegisterReach {
+    std::vector<std::uint32_t> definitions;                // Of this register, in order.
+    std::vector<std::vector<std::uint32_t>> atBlockEntry;  // Per block.
+    bool solved = false;
+  };
+  RegisterReach& reachOf(RegisterKey reg);
+
+  std::string_view text_;
+  const Module& module_;
+  std::size_t function_;
+  std::uint32_t first_ = 0;
+  std::uint32_t end_ = 0;
+  std::vector<BasicBlock> blocks_;
+  std::vector<std::uint32_t> blockOfInstruction_;  // Indexed by instruction - first_.
+  std::vector<Definition> definitions_;
+  std::vector<std::uint32_t> firstDefinitionOf_;  // Per instruction - first_: into definitions_.
+  std::unordered_map<RegisterKey, std::vector<std::uint32_t>, KeyHash> definitionsOf_;
+  std::unordered_map<RegisterKey, RegisterReach, KeyHash> reach_;
+  std::vector<AbstractValue> values_;  // Per definition; `computed` once solved.
+  std::vector<bool> solved_;
+  std::vector<std::uint32_t> scratch_;
+};
+
+// The flows of one analysis, built on first request, shared by every rule of one lint run.
+class FlowCache {
+ public:
+  FlowCache(std::string_view text, const Module& module) : text_(text), module_(module) {}
+  // The flow of the function holding `instruction`, or null when it is not in a body.
+  FunctionFlow* flowOfInstruction(std::uint32_t instruction);
+  FunctionFlow& flowOfFunction(std::size_t functionIndex);
+
+ private:
+  std::string_view text_;
+  const Module& module_;
+  std::vector<std::unique_ptr<FunctionFlow>> flows_;  // Per function, built lazily.
+};
+
+}  // namespace ptx::flow

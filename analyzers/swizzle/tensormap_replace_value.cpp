@@ -1,0 +1,10 @@
+// SWZ002 tensormap-replace-value
+//
+// (documentation to be written)
+#include "RuleContext.h"
+
+namespace ptx {
+
+void checkTensorMapReplaceValue(const RuleContext&) {}
+
+}  // namespace ptx

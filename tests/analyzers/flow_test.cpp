@@ -1,0 +1,221 @@
+// The dataflow layer: known-bits arithmetic, constant expressions, the CFG, reaching
+// definitions and the address values rules rely on.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+
+#include "TestSupport.h"
+#include "flow/ConstantExpression.h"
+#include "flow/FunctionFlow.h"
+#include "model/Module.h"
+
+using namespace ptx;
+using namespace ptx::flow;
+
+namespace {
+
+// A random value consistent with `bits`.
+std::uint64_t sample(const KnownBits& bits, std::mt19937_64& random) {
+  return (random() & ~bits.zero & ~bits.one) | bits.one;
+}
+
+bool consistent(const KnownBits& bits, std::uint64_t value) {
+  return (value & bits.zero) == 0 && (value & bits.one) == bits.one;
+}
+
+KnownBits randomBits(std::mt19937_64& random) {
+  std::uint64_t value = random();
+  std::uint64_t known = random() | random();  // Mostly known.
+  if (random() % 4 == 0) known = ~std::uint64_t{0};
+  if (random() % 4 == 0) known = (std::uint64_t{1} << (random() % 20)) - 1;
+  return {~value & known, value & known};
+}
+
+struct Flowing {
+  std::string text;
+  SyntaxTree tree;
+  Module module;
+  std::unique_ptr<FunctionFlow> flow;
+
+  explicit Flowing(std::string source) : text(std::move(source)) {
+    tree = parseSyntax(text);
+    module = buildModule(text, tree);
+    for (std::size_t f = 0; f < module.functions.size(); ++f) {
+      if (module.functions[f].instructionCount > 0) flow = std::make_unique<FunctionFlow>(text, module, f);
+    }
+    REQUIRE(flow);
+  }
+
+  // The instruction whose statement starts with `needle`.
+  std::uint32_t instruction(std::string_view needle) const {
+    auto at = text.find(needle);
+    REQUIRE(at != std::string::npos);
+    for (std::uint32_t i = 0; i < module.instructions.size(); ++i) {
+      if (module.instructions[i].statement.begin <= at && at < module.instructions[i].statement.end) return i;
+    }
+    FAIL("no instruction at " << needle);
+    return 0;
+  }
+
+  const InstructionOperand& operand(std::uint32_t instruction, std::uint32_t index) const {
+    return module.operands[module.instructions[instruction].firstOperand + index];
+  }
+
+  AbstractValue address(std::string_view needle, std::uint32_t index) {
+    std::uint32_t i = instruction(needle);
+    return flow->addressOf(i, operand(i, index));
+  }
+
+  AbstractValue value(std::string_view needle, std::uint32_t index) {
+    std::uint32_t i = instruction(needle);
+    return flow->valueOf(i, operand(i, index));
+  }
+
+  std::string nameOf(SymbolId id) const { return id == kNoSymbol ? "" : module.symbols[id].name; }
+};
+
+const char* kHeader = ".version 8.0\n.target sm_90\n.address_size 64\n";
+
+}  // namespace
+
+TEST_CASE("Known bits: every operation is sound on random values", "[flow]") {
+  std::mt19937_64 random(7);
+  for (int round = 0; round < 20000; ++round) {
+    KnownBits a = randomBits(random), b = randomBits(random);
+    std::uint64_t x = sample(a, random), y = sample(b, random);
+    INFO("round " << round);
+    REQUIRE(consistent(a + b, x + y));
+    REQUIRE(consistent(a - b, x - y));
+    REQUIRE(consistent(a * b, x * y));
+    REQUIRE(consistent(a & b, x & y));
+    REQUIRE(consistent(a | b, x | y));
+    REQUIRE(consistent(a ^ b, x ^ y));
+    unsigned shift = static_cast<unsigned>(random() % 64);
+    REQUIRE(consistent(shiftLeft(a, shift), x << shift));
+    REQUIRE(consistent(shiftRight(a, shift, 64), x >> shift));
+    REQUIRE(consistent(shiftRight(a, shift % 32, 32), (x & 0xffffffffu) >> (shift % 32)));
+    REQUIRE(consistent(a.meet(b), x));
+    REQUIRE(consistent(a.signExtended(32), static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int32_t>(x)))));
+  }
+  // And precise where it matters: an aligned base plus a constant.
+  KnownBits aligned = KnownBits::alignedTo(10);
+  CHECK((aligned + KnownBits::constant(32)).guaranteedAlignment() == 32);
+  CHECK((aligned + KnownBits::constant(4)).provablyMisaligned(8));
+  CHECK_FALSE((KnownBits::alignedTo(2) + KnownBits::constant(4)).provablyMisaligned(8));
+  CHECK((KnownBits::constant(6) * KnownBits::constant(7)).value() == 42);
+}
+
+TEST_CASE("Constant expressions in operands and offsets", "[flow]") {
+  CHECK(evaluateConstant("4") == 4);
+  CHECK(evaluateConstant("0x10") == 16);
+  CHECK(evaluateConstant("-4") == -4);
+  CHECK(evaluateConstant("4*8+2") == 34);
+  CHECK(evaluateConstant("(1 << 10) - 1") == 1023);
+  CHECK(evaluateConstant("2+3*4") == 14);
+  CHECK(evaluateConstant("~0 & 0xff") == 255);
+  CHECK(evaluateConstant("7 % 4") == 3);
+  CHECK_FALSE(evaluateConstant("%r1"));
+  CHECK_FALSE(evaluateConstant("1/0"));
+  CHECK_FALSE(evaluateConstant("1.5"));
+  CHECK_FALSE(evaluateConstant("(1"));
+}
+
+TEST_CASE("Addresses: symbol, offset and alignment through arithmetic", "[flow]") {
+  Flowing f(std::string(kHeader) + R"(
+.visible .entry k(.param .u64 .ptr.global.align 16 out)
+{
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<10>;
+  .shared .align 1024 .b8 buf[4096];
+  .extern .shared .align 16 .b8 dyn[];
+  mov.u32 %r1, buf;
+  add.u32 %r2, %r1, 32;
+  ld.shared.u32 %r3, [%r2+4];
+  mov.u32 %r4, %tid.x;
+  shl.b32 %r5, %r4, 4;
+  add.u32 %r6, %r1, %r5;
+  ld.shared.v4.u32 {%r7, %r8, %r9, %r3}, [%r6];
+  mov.u32 %r1, dyn;
+  add.u32 %r2, %r1, 1023;
+  and.b32 %r2, %r2, -1024;
+  st.shared.u32 [%r2], %r3;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  st.global.u32 [%rd2+8], %r3;
+  mov.b64 %rd3, {%r5, %r4};
+  ret;
+}
+)");
+  AbstractValue a = f.address("ld.shared.u32 %r3", 1);
+  CHECK(f.nameOf(a.base) == "buf");
+  CHECK(a.exactOffset() == 36);
+  CHECK(a.bits.guaranteedAlignment() == 4);
+
+  AbstractValue v = f.address("ld.shared.v4", 1);
+  CHECK(f.nameOf(v.base) == "buf");
+  CHECK_FALSE(v.exactOffset());
+  CHECK(v.bits.guaranteedAlignment() == 16);
+
+  // Rounding the dynamic buffer up by hand proves 1024-byte alignment (and forgets the base).
+  AbstractValue rounded = f.address("st.shared.u32", 0);
+  CHECK(rounded.base == kNoSymbol);
+  CHECK(rounded.bits.guaranteedAlignment() == 1024);
+
+  // `.ptr.align 16` survives cvta (the low bits do).
+  AbstractValue global = f.address("st.global.u32", 0);
+  CHECK(global.bits.guaranteedAlignment() == 8);
+  CHECK_FALSE(global.bits.provablyMisaligned(8));
+  CHECK(global.bits.provablyMisaligned(16));
+
+  AbstractValue packed = f.value("mov.b64 %rd3", 0);  // The destination's own definition...
+  (void)packed;
+  std::uint32_t pack = f.instruction("mov.b64 %rd3");
+  AbstractValue written = f.flow->valueOfDefinition(f.flow->reachingDefinitions(pack + 1, *f.flow->registerOf(f.operand(pack, 0)))[0]);
+  CHECK(written.bits.trailingZeros() == 4);  // %r5 = tid << 4 in the low half.
+}
+
+TEST_CASE("Control flow: branches split blocks; definitions merge at joins and around loops", "[flow]") {
+  Flowing f(std::string(kHeader) + R"(
+.visible .entry k()
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<10>;
+  .shared .align 256 .b8 buf[4096];
+  mov.u32 %r1, buf;
+  setp.eq.u32 %p1, %r9, 0;
+  @%p1 bra $ELSE;
+  add.u32 %r2, %r1, 64;
+  bra.uni $JOIN;
+$ELSE:
+  add.u32 %r2, %r1, 128;
+$JOIN:
+  ld.shared.u32 %r3, [%r2];
+  mov.u32 %r4, %r1;
+$LOOP:
+  st.shared.v2.u32 [%r4], {%r3, %r3};
+  add.u32 %r4, %r4, 16;
+  setp.lt.u32 %p2, %r4, 4096;
+  @%p2 bra $LOOP;
+  ret;
+}
+)");
+  const auto& blocks = f.flow->blocks();
+  REQUIRE(blocks.size() == 6);
+  // The guarded branch has two successors, the unconditional one one.
+  CHECK(blocks[0].successors.size() == 2);
+  CHECK(blocks[1].successors.size() == 1);
+
+  std::uint32_t load = f.instruction("ld.shared.u32 %r3");
+  auto reaching = f.flow->reachingDefinitions(load, *f.flow->registerOf(f.operand(f.instruction("add.u32 %r2, %r1, 64"), 0)));
+  CHECK(reaching.size() == 2);
+  AbstractValue joined = f.address("ld.shared.u32 %r3", 1);
+  CHECK(f.nameOf(joined.base) == "buf");
+  CHECK_FALSE(joined.exactOffset());
+  CHECK(joined.bits.guaranteedAlignment() == 64);
+
+  // The loop-carried pointer stays 16-byte aligned.
+  AbstractValue looped = f.address("st.shared.v2", 0);
+  CHECK(f.nameOf(looped.base) == "buf");
+  CHECK(looped.bits.guaranteedAlignment() == 16);
+}
