@@ -1,0 +1,53 @@
+// AddressAlignment: the shared judgement of the alignment rules — is an address operand
+// provably misaligned, or does it point into a variable declared with too little alignment?
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "RuleContext.h"
+
+namespace ptx {
+
+struct InstructionView {
+  const InstructionSite& site;
+  std::vector<std::string_view> modifiers;
+
+  bool has(std::string_view modifier) const;
+  bool hasPrefix(std::string_view prefix) const;
+  const InstructionOperand& operand(const Module& module, std::uint32_t index) const {
+    return module.operands[site.firstOperand + index];
+  }
+};
+
+InstructionView viewOf(const RuleContext& context, const InstructionSite& site);
+
+// The bytes one ld/st/atom/red/ldu moves: vector width times the element type's size.
+std::optional<std::uint64_t> accessSize(const InstructionView& view);
+
+struct MisalignedAddress {
+  std::string message;  // "is 4 bytes past an 8-byte boundary", "'buf' is only 4-byte aligned"
+  std::vector<RelatedInformation> related;
+};
+
+// How much a finding needs: a proof from the address's bits alone, or also a declaration
+// that promises too little (a known offset into a variable declared with less alignment
+// than `required`: aligned only by luck of placement).
+enum class Evidence { Proof, ProofOrDeclaration };
+
+// Whether the address operand of instruction `index` is not `required`-byte aligned, on the
+// given evidence. Unknown addresses are never reported.
+std::optional<MisalignedAddress> misalignedAddress(const RuleContext& context, std::uint32_t index,
+                                                   const InstructionOperand& address, std::uint64_t required,
+                                                   Evidence evidence);
+
+// How the address reads in a message: "buf+36", "buf+?" or the operand as written.
+std::string describeAddress(const RuleContext& context, const flow::AbstractValue& value, const InstructionOperand& address);
+
+// The declaration site of a variable as a related location.
+RelatedInformation declaredHere(const RuleContext& context, SymbolId symbol);
+
+}  // namespace ptx
