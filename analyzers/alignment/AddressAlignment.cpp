@@ -62,6 +62,28 @@ std::string describeAddress(const RuleContext& context, const flow::AbstractValu
   return std::string(spelled);
 }
 
+void MisalignedAddress::report(const RuleContext& context, std::string_view rule, ByteRange where, std::string_view prefix) && {
+  context.report(rule, Category::Alignment, where, concat({prefix, message}), std::move(related));
+  if (raiseAlignment) context.attachFix(std::move(fixTitle), {*raiseAlignment});
+}
+
+namespace {
+
+// The `N` of `.align N` in a declaration, as a byte range.
+std::optional<ByteRange> alignmentValueIn(const RuleContext& context, const Symbol& symbol) {
+  std::string_view declaration = context.textOf(symbol.declarationRange);
+  std::size_t at = declaration.find(".align");
+  if (at == std::string_view::npos) return std::nullopt;
+  std::size_t begin = declaration.find_first_not_of(" \t", at + 6);
+  if (begin == std::string_view::npos || begin == at + 6) return std::nullopt;
+  std::size_t end = declaration.find_first_of(" \t", begin);
+  if (end == std::string_view::npos) return std::nullopt;
+  return ByteRange{symbol.declarationRange.begin + static_cast<std::uint32_t>(begin),
+                   symbol.declarationRange.begin + static_cast<std::uint32_t>(end)};
+}
+
+}  // namespace
+
 std::optional<MisalignedAddress> misalignedAddress(const RuleContext& context, std::uint32_t index,
                                                    const InstructionOperand& address, std::uint64_t required,
                                                    Evidence evidence) {
@@ -97,6 +119,13 @@ std::optional<MisalignedAddress> misalignedAddress(const RuleContext& context, s
       found.message = concat({"address ", where, " is aligned only by chance: '", base.name, "' is guaranteed ",
                               std::to_string(*declared), "-byte alignment"});
       found.related.push_back(declaredHere(context, value.base));
+      // Raising the declared alignment fixes it when the offset is itself a multiple.
+      if ((value.offset.one & mask) == 0) {
+        if (auto number = alignmentValueIn(context, base)) {
+          found.raiseAlignment = FixEdit{*number, std::to_string(required)};
+          found.fixTitle = concat({"Declare '", base.name, "' with .align ", std::to_string(required)});
+        }
+      }
       return found;
     }
   }

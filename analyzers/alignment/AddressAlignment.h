@@ -31,6 +31,12 @@ std::optional<std::uint64_t> accessSize(const InstructionView& view);
 struct MisalignedAddress {
   std::string message;  // "is 4 bytes past an 8-byte boundary", "'buf' is only 4-byte aligned"
   std::vector<RelatedInformation> related;
+  // When the declaration is what falls short and it spells `.align N`: the edit raising N.
+  std::optional<FixEdit> raiseAlignment;
+  std::string fixTitle;
+
+  // Reports through `rule` and attaches the fix, if any.
+  void report(const RuleContext& context, std::string_view rule, ByteRange where, std::string_view prefix) &&;
 };
 
 // How much a finding needs: a proof from the address's bits alone, or also a declaration

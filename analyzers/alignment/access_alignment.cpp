@@ -44,10 +44,8 @@ void checkAccessAlignment(const RuleContext& context) {
     const InstructionOperand& address = view.operand(module, load ? 1 : 0);
     if (address.shape != OperandShape::Address) continue;
     if (auto misaligned = misalignedAddress(context, index, address, *size, Evidence::Proof)) {
-      context.report("ALN005", Category::Alignment, address.range,
-                     concat({"a ", std::to_string(*size), "-byte ", std::string(opcode), " needs a ",
-                             std::to_string(*size), "-byte aligned address: ", misaligned->message}),
-                     std::move(misaligned->related));
+      std::move(*misaligned).report(context, "ALN005", address.range, concat({"a ", std::to_string(*size), "-byte ", std::string(opcode), " needs a ",
+                             std::to_string(*size), "-byte aligned address: "}));
     }
   }
 }

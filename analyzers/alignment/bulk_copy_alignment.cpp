@@ -45,10 +45,8 @@ void checkBulkCopyAlignment(const RuleContext& context) {
       const InstructionOperand& address = view.operand(module, i);
       if (address.shape != OperandShape::Address) continue;
       if (auto misaligned = misalignedAddress(context, index, address, 16, Evidence::ProofOrDeclaration)) {
-        context.report("ALN002", Category::Alignment, address.range,
-                       concat({"bulk copy ", i == 0 && !prefetch ? "destination" : "source",
-                               " must be 16-byte aligned: ", misaligned->message}),
-                       std::move(misaligned->related));
+        std::move(*misaligned).report(context, "ALN002", address.range, concat({"bulk copy ", i == 0 && !prefetch ? "destination" : "source",
+                               " must be 16-byte aligned: "}));
       }
     }
     const InstructionOperand& size = view.operand(module, addresses);

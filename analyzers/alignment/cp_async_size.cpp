@@ -62,10 +62,9 @@ void checkCpAsyncSize(const RuleContext& context) {
     for (std::uint32_t i = 0; i < 2; ++i) {
       const InstructionOperand& address = view.operand(module, i);
       if (auto misaligned = misalignedAddress(context, index, address, *size, Evidence::Proof)) {
-        context.report("ALN006", Category::Alignment, address.range,
-                       concat({"a ", std::to_string(*size), "-byte cp.async needs a ", std::to_string(*size), "-byte aligned ",
-                               i == 0 ? "destination: " : "source: ", misaligned->message}),
-                       std::move(misaligned->related));
+        std::move(*misaligned).report(context, "ALN006", address.range,
+                                      concat({"a ", std::to_string(*size), "-byte cp.async needs a ", std::to_string(*size),
+                                              "-byte aligned ", i == 0 ? "destination: " : "source: "}));
       }
     }
   }

@@ -72,9 +72,7 @@ void checkMbarrierAlignment(const RuleContext& context) {
     const InstructionOperand* address = mbarrierOperand(context, view, opcode);
     if (address == nullptr) continue;
     if (auto misaligned = misalignedAddress(context, index, *address, 8, Evidence::ProofOrDeclaration)) {
-      context.report("ALN001", Category::Alignment, address->range,
-                     concat({"mbarrier object must be 8-byte aligned: ", misaligned->message}),
-                     std::move(misaligned->related));
+      std::move(*misaligned).report(context, "ALN001", address->range, concat({"mbarrier object must be 8-byte aligned: "}));
       continue;
     }
     // A barrier named directly in a space other than shared memory.

@@ -44,10 +44,8 @@ void checkTensorCopySharedAlignment(const RuleContext& context) {
     const InstructionOperand& shared = view.operand(module, toShared ? 0 : 1);
     if (shared.shape != OperandShape::Address) continue;
     if (auto misaligned = misalignedAddress(context, index, shared, 128, Evidence::ProofOrDeclaration)) {
-      context.report("ALN003", Category::Alignment, shared.range,
-                     concat({"tensor copy shared-memory ", toShared ? "destination" : "source",
-                             " must be 128-byte aligned: ", misaligned->message}),
-                     std::move(misaligned->related));
+      std::move(*misaligned).report(context, "ALN003", shared.range, concat({"tensor copy shared-memory ", toShared ? "destination" : "source",
+                             " must be 128-byte aligned: "}));
     }
   }
 }

@@ -96,8 +96,7 @@ void checkTensorMapPlacement(const RuleContext& context) {
                              std::to_string(*declared), "-byte alignment"}),
                      {declaredHere(context, value.base)});
     } else if (auto misaligned = misalignedAddress(context, index, *map, 64, Evidence::ProofOrDeclaration)) {
-      context.report("ALN004", Category::Alignment, map->range,
-                     concat({"tensor map must be 64-byte aligned: ", misaligned->message}), std::move(misaligned->related));
+      std::move(*misaligned).report(context, "ALN004", map->range, "tensor map must be 64-byte aligned: ");
     }
   }
 }
