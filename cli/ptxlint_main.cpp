@@ -50,7 +50,7 @@ Options:
   --disable RULE,...   Do not report these rules (codes, names or categories such as isa).
   --no-config          Ignore .ptxls.json files (by default the nearest one above each file
                        configures it; command-line rule options win).
-  --severity RULE=LVL  Report RULE as error, warning, info or hint.
+  --severity RULE=LVL  Report RULE (a code, name or category) as error, warning, info or hint.
   --help               Show this help and exit.
   --version            Show the version and exit.
 
@@ -129,20 +129,29 @@ Options parseArguments(int argc, char** argv, bool& exitEarly) {
         if (!found) throw UsageError{"--disable: no rule or category named '" + std::string(item) + "'"};
       }
     } else if (arg == "--severity" || arg.starts_with("--severity=")) {
-      // RULE=LEVEL, e.g. ISA010=error.
+      // RULE=LEVEL or CATEGORY=LEVEL, e.g. ISA010=error, alignment=warning.
       std::string_view setting = value("--severity");
       auto eq = setting.find('=');
-      const RuleMeta* rule = eq == std::string_view::npos ? nullptr : findRule(setting.substr(0, eq));
+      std::string_view name = eq == std::string_view::npos ? std::string_view() : setting.substr(0, eq);
+      std::vector<const RuleMeta*> selected;
+      if (const RuleMeta* rule = name.empty() ? nullptr : findRule(name)) {
+        selected.push_back(rule);
+      } else {
+        for (const RuleMeta& rule : allRules()) {
+          if (!name.empty() && toString(rule.category) == name) selected.push_back(&rule);
+        }
+      }
       std::string_view level = eq == std::string_view::npos ? std::string_view() : setting.substr(eq + 1);
       std::optional<Severity> severity = level == "error"     ? std::optional(Severity::Error)
                                          : level == "warning" ? std::optional(Severity::Warning)
                                          : level == "info"    ? std::optional(Severity::Information)
                                          : level == "hint"    ? std::optional(Severity::Hint)
                                                               : std::nullopt;
-      if (rule == nullptr || !severity) {
-        throw UsageError{"--severity needs RULE=error|warning|info|hint, got '" + std::string(setting) + "'"};
+      if (selected.empty() || !severity) {
+        throw UsageError{"--severity needs RULE=error|warning|info|hint (a rule code, name or category), got '" +
+                         std::string(setting) + "'"};
       }
-      options.lint.rules[std::string(rule->code)].severity = severity;
+      for (const RuleMeta* rule : selected) options.lint.rules[std::string(rule->code)].severity = severity;
     } else if (arg == "--format" || arg.starts_with("--format=")) {
       std::string_view format = value("--format");
       if (format == "text") {

@@ -153,6 +153,10 @@ TEST_CASE("ptxlint --disable and --severity configure rules", "[cli]") {
   CHECK(ptxlint("--disable NOPE " + file.string()).status == 2);
   Run byCategory = ptxlint("--disable semantic,isa " + file.string());
   CHECK(byCategory.status == 0);
+  Run categorySeverity = ptxlint("--severity isa=hint " + file.string());
+  CHECK(categorySeverity.output.find("hint: '.v2'") != std::string::npos);
+  CHECK(categorySeverity.output.find("[SEM001]") != std::string::npos);
+  CHECK(ptxlint("--severity nosuchcategory=hint " + file.string()).status == 2);
 }
 
 TEST_CASE("ptxlint reads the nearest .ptxls.json; command-line options win; --no-config ignores it", "[cli]") {
