@@ -179,15 +179,22 @@ TSNode nodeAt(const RuleContext& context, ByteRange range) {
   return ts_node_descendant_for_byte_range(root, range.begin, range.end);
 }
 
-// Reads a function declaration or `.callprototype` node.
+// Reads a function declaration or `.callprototype` node. Only the parameter lists must be
+// free of syntax errors: a call's findings may not depend on the callee's body (incremental
+// re-analysis re-checks only the edited body).
 std::optional<Signature> readSignature(const RuleContext& context, TSNode node, ByteRange name) {
-  if (ts_node_is_null(node) || ts_node_has_error(node)) return std::nullopt;
+  if (ts_node_is_null(node)) return std::nullopt;
   const SyntaxFields& f = syntaxKinds().fields;
+  TSNode returns = ts_node_child_by_field_id(node, f.returns);
+  TSNode parameters = ts_node_child_by_field_id(node, f.parameters);
+  for (TSNode list : {returns, parameters}) {
+    if (!ts_node_is_null(list) && ts_node_has_error(list)) return std::nullopt;
+  }
   Signature signature;
   signature.name = name;
   signature.declaration = name;
-  signature.returns = readParameterList(context, ts_node_child_by_field_id(node, f.returns));
-  signature.parameters = readParameterList(context, ts_node_child_by_field_id(node, f.parameters));
+  signature.returns = readParameterList(context, returns);
+  signature.parameters = readParameterList(context, parameters);
   return signature;
 }
 
@@ -287,14 +294,6 @@ bool abiInUse(const Module& module) {
     }
   }
   return true;
-}
-
-std::optional<std::size_t> functionOfInstruction(const Module& module, std::uint32_t index) {
-  for (std::size_t i = 0; i < module.functions.size(); ++i) {
-    const FunctionInfo& function = module.functions[i];
-    if (index >= function.firstInstruction && index < function.firstInstruction + function.instructionCount) return i;
-  }
-  return std::nullopt;
 }
 
 }  // namespace ptx::abi

@@ -95,7 +95,4 @@ std::optional<SignedLiteral> signedLiteral(std::string_view spelled);
 // of sm_20 or higher, and (before PTX 3.0) no module-scoped .reg or .local variables.
 bool abiInUse(const Module& module);
 
-// The function (index into Module::functions) whose body holds instruction `index`.
-std::optional<std::size_t> functionOfInstruction(const Module& module, std::uint32_t index);
-
 }  // namespace ptx::abi

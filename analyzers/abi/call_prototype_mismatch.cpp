@@ -51,17 +51,29 @@ std::string formalName(const abi::ParamShape& formal, std::size_t index, bool is
 // `.param .align 8 .b8 [16]`-like description of a declaration's type.
 std::string describe(const abi::ParamShape& shape) {
   std::string out(shape.space);
-  if (shape.alignWritten && shape.alignment) out += " .align " + std::to_string(*shape.alignment);
-  if (shape.vectorWidth != 0) out += " .v" + std::to_string(shape.vectorWidth);
+  if (shape.alignWritten && shape.alignment) out += concat({" .align ", std::to_string(*shape.alignment)});
+  if (shape.vectorWidth != 0) out += concat({" .v", std::to_string(shape.vectorWidth)});
   out += " ";
   out += shape.type;
-  if (shape.isArray) out += shape.unsized ? "[]" : shape.elementCount ? "[" + std::to_string(*shape.elementCount) + "]" : "[...]";
+  if (shape.isArray) {
+    if (shape.unsized) {
+      out += "[]";
+    } else if (shape.elementCount) {
+      out += concat({"[", std::to_string(*shape.elementCount), "]"});
+    } else {
+      out += "[...]";
+    }
+  }
   return out;
+}
+
+std::string bitsText(std::uint64_t bits) {
+  return bits == 1 ? std::string("1 bit (a predicate)") : concat({std::to_string(bits), " bits"});
 }
 
 std::string registerType(const Symbol& symbol) {
   std::string out;
-  if (symbol.vectorWidth != 0) out += ".v" + std::to_string(symbol.vectorWidth) + " ";
+  if (symbol.vectorWidth != 0) out += concat({".v", std::to_string(symbol.vectorWidth), " "});
   out += symbol.type;
   return out;
 }
@@ -98,7 +110,8 @@ class CallChecker {
 
  private:
   void mismatch(const InstructionOperand& operand, const abi::ParamShape& formal, std::string message) const {
-    context_.report("ABI003", Category::Abi, operand.range, std::move(message), {{formal.declaration, "declared here"}});
+    context_.report("ABI003", Category::Abi, operand.range, std::move(message),
+                    {{formal.declaration, "declared here"}});
   }
 
   std::string what(const abi::ParamShape& formal, std::size_t index, bool isReturn) const {
@@ -214,8 +227,8 @@ class CallChecker {
     std::uint64_t actualBits = std::uint64_t{actualInfo->bits} * (vectorWidth == 0 ? 1 : vectorWidth);
     if (actualBits != *formalBits) {
       mismatch(operand, formal,
-               concat({role, " '", spelled, "' (", actualDescription, ") is ", std::to_string(actualBits), " bits, but ",
-                       what(formal, index, isReturn), " is ", std::to_string(*formalBits), " bits"}));
+               concat({role, " '", spelled, "' (", actualDescription, ") is ", bitsText(actualBits), ", but ",
+                       what(formal, index, isReturn), " is ", bitsText(*formalBits)}));
       return;
     }
     if (vectorWidth == 0 && formal.vectorWidth == 0 && !abi::compatibleTypes(formal.type, type)) {

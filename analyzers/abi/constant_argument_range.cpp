@@ -51,7 +51,8 @@ void checkConstantArgumentRange(const RuleContext& context) {
       }
       auto value = abi::signedLiteral(context.textOf(operand.range));
       if (!value) continue;
-      std::uint64_t limit = value->negative ? std::uint64_t{1} << (info->bits - 1) : (std::uint64_t{1} << info->bits) - 1;
+      std::uint64_t limit =
+          value->negative ? std::uint64_t{1} << (info->bits - 1) : (std::uint64_t{1} << info->bits) - 1;
       if (value->magnitude <= limit) continue;
       std::string name = !formal.name.empty() && formal.name != "_" ? concat({"'", formal.name, "'"})
                                                                       : "parameter " + std::to_string(i + 1);

@@ -3,14 +3,15 @@
 // What it does: reports a `.reg` input or return parameter of a `.func` that is narrower
 // than 32 bits: `.b8 .u8 .s8 .b16 .u16 .s16 .f16 .bf16`, a `.pred`, or a vector of less
 // than 32 bits in all. Only modules compiled with the ABI are checked (PTX 2.0 or later on
-// sm_20 or higher).
+// sm_20 or higher), and not functions with several return values, which follow the PTX 1.x
+// register convention instead.
 //
 // Why is this bad: under the ABI, registers that carry parameters are at least 32 bits
 // wide; sub-word values are meant to be widened to a 32-bit register (or passed in a
-// `.param` byte array). ptxas accepts the declaration, but a call that passes such a
-// parameter fails with "In ABI compilation, passing predicate, 8-bit and 16-bit parameters
-// to device functions is not supported", and other producers linking against the function
-// expect the 32-bit convention.
+// `.param` byte array). ptxas accepts the declaration, but a call passing a predicate or an
+// 8- or 16-bit integer in such a register fails with "In ABI compilation, passing
+// predicate, 8-bit and 16-bit parameters to device functions is not supported", and other
+// producers linking against the function expect the 32-bit convention.
 //
 // Example:
 //     .func (.reg .u16 %rv) clamp_u16 (.reg .u16 %x, .reg .u16 %hi)
@@ -48,7 +49,8 @@ void checkNarrowRegisterParameter(const RuleContext& context) {
   for (const FunctionInfo& function : module.functions) {
     if (function.symbol == kNoSymbol || function.hasSyntaxErrors) continue;
     const Symbol& owner = module.symbols[function.symbol];
-    if (owner.isEntry) continue;
+    // Several return values are the PTX 1.x register convention (§7.1.1), not the ABI's.
+    if (owner.isEntry || function.returns.size() > 1) continue;
     auto visit = [&](SymbolId id, bool isReturn) {
       const Symbol& symbol = module.symbols[id];
       if (symbol.space != ".reg") return;
@@ -58,11 +60,14 @@ void checkNarrowRegisterParameter(const RuleContext& context) {
       if (bits >= 32) return;
       auto shape = abi::shapeOfSymbol(context, id);
       if (!shape) return;
-      std::string width = info->kind == abi::TypeKind::Predicate && symbol.vectorWidth == 0 ? "a predicate"
-                                                                                         : std::to_string(bits) + " bits";
+      std::string width = info->kind == abi::TypeKind::Predicate && symbol.vectorWidth == 0
+                              ? std::string("a predicate")
+                              : concat({std::to_string(bits), " bits"});
+      std::string type = symbol.vectorWidth == 0 ? symbol.type
+                                                 : concat({".v", std::to_string(symbol.vectorWidth), " ", symbol.type});
       context.warn("ABI002", Category::Abi, shape->typeRange,
                    concat({isReturn ? "return value '" : "parameter '", symbol.name, "' of '", owner.name,
-                           "' is a .reg of ", width, " (", symbol.type,
+                           "' is a .reg of ", width, " (", type,
                            "); under the ABI .reg parameters are at least 32 bits"}));
       std::string_view wide = symbol.vectorWidth == 0 ? widened(symbol.type) : std::string_view{};
       if (!wide.empty()) {

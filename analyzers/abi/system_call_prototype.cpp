@@ -70,8 +70,8 @@ std::string prototypeText(const SystemCall& call, std::optional<std::uint32_t> p
 }
 
 std::string sizeName(std::uint32_t bytes, std::optional<std::uint32_t> pointerBytes) {
-  if (bytes != 0) return std::to_string(bytes * 8) + "-bit";
-  if (pointerBytes) return std::to_string(*pointerBytes * 8) + "-bit";
+  if (bytes != 0) return concat({std::to_string(bytes * 8), "-bit"});
+  if (pointerBytes) return concat({std::to_string(*pointerBytes * 8), "-bit"});
   return "32- or 64-bit";
 }
 
@@ -92,10 +92,11 @@ void checkSystemCallPrototype(const RuleContext& context) {
     if (call == nullptr) continue;
     auto signature = abi::signatureOfFunction(context, function.symbol);
     if (!signature) continue;
-    std::string expected = "; the ABI declares .extern .func " + prototypeText(*call, pointerBytes);
+    std::string expected = concat({"; the ABI declares .extern .func ", prototypeText(*call, pointerBytes)});
     if (signature->returns.size() != call->returns.size() || signature->parameters.size() != call->parameters.size()) {
       context.report("ABI009", Category::Abi, owner.nameRange,
-                     concat({"system call '", owner.name, "' is declared with ", std::to_string(signature->returns.size()),
+                     concat({"system call '", owner.name, "' is declared with ",
+                             std::to_string(signature->returns.size()),
                              " return value", signature->returns.size() == 1 ? "" : "s", " and ",
                              std::to_string(signature->parameters.size()), " parameter",
                              signature->parameters.size() == 1 ? "" : "s", expected}));
@@ -119,7 +120,9 @@ void checkSystemCallPrototype(const RuleContext& context) {
       context.report("ABI009", Category::Abi, shape.declaration,
                      concat({role, " of system call '", owner.name, "' ", problem}));
     };
-    for (std::size_t i = 0; i < call->returns.size(); ++i) check(signature->returns[i], call->returns[i], "the return value");
+    for (std::size_t i = 0; i < call->returns.size(); ++i) {
+      check(signature->returns[i], call->returns[i], "the return value");
+    }
     for (std::size_t i = 0; i < call->parameters.size(); ++i) {
       check(signature->parameters[i], call->parameters[i],
             concat({"parameter ", std::to_string(i + 1), " (", call->names[i], ")"}));

@@ -1,21 +1,24 @@
 // CSQ001 call-sequence-interrupted
 //
 // What it does: reports an `st.param` that sets a `.param` argument of a call but is not part
-// of the one unbroken run of `st.param` instructions that ends at that call, and an `ld.param`
-// that reads a call's `.param` return value but is not part of the unbroken run that starts
-// right after it. The run may be broken by any other instruction (`mov`, `add`, a load or
-// store of another state space, another call), by a label, or by a branch; it is not broken
-// by `.param` and `.reg` declarations, comments, `.loc`/`.pragma`/`.file` lines or the
-// `{ }` of the call block. A store that reaches the call along another path (made before a
-// branch, or hoisted out of a loop) is reported too, and so is a call whose argument variable
-// is shared with an earlier call but not stored again before it. Arguments and return values
-// passed in `.reg` variables are not concerned.
+// of the argument stores directly before that call, and an `ld.param` that reads a call's
+// `.param` return value but is not part of the loads directly after it. What separates them
+// from their call: a label that a branch names, a branch, `ret`/`exit`, another call, or other
+// work, that is an instruction (`add`, `mov`, `ld.global`, a store) whose result is not an
+// argument of the call (before it) and that reads no result of the call (after it). `.param`
+// and `.reg` declarations, comments, `.loc`/`.pragma`/`.file` lines, other labels (debug
+// labels) and the `{ }` of the call block may stand in between, and so may the instructions
+// that compute a later argument (nvcc's old Open64 back end and current LLVM interleave them
+// with the stores) or use a result already loaded. A store that reaches the call along another
+// path (made before a branch, or hoisted out of a loop) is reported too, and so is a call
+// whose argument variable is shared with an earlier call but not stored again before it.
+// Arguments and return values passed in `.reg` variables are not concerned.
 //
 // Why is this bad: the PTX ISA requires the argument stores to immediately precede the call
 // and the return-value loads to immediately follow it, with no change of control flow in
 // between; the `.param` variable is only a name for the call's argument slot, not storage of
-// its own. ptxas accepts the other shapes today and copies the values, so the code works,
-// but the layout is outside the specification and a later ptxas may rely on it.
+// its own. ptxas 13 accepts these shapes and the code has been seen to run correctly, but
+// it is outside the specification, which keeps the freedom to rely on the layout.
 //
 // Example:
 //     {
@@ -39,9 +42,9 @@
 //
 // Fix: move the other work before the argument stores or after the return-value loads, and
 // store each argument again right before every call that passes it. Where the instruction in
-// the way touches neither the parameters nor the registers of the stores (or loads) it would
-// pass, the quick fix moves its line above the first argument store ("Move before the
-// argument stores") or below the last return-value load ("Move after the return-value loads").
+// the way touches no parameter and no register of the instructions it would pass, the quick
+// fix moves its line above the first argument store ("Move before the argument stores") or
+// below the last return-value load ("Move after the return-value loads").
 //
 // References: PTX ISA §7.1 (function declarations and definitions, caller restrictions);
 // PTX Writer's Guide to Interoperability (the call sequence).
@@ -50,6 +53,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "CallSequence.h"
@@ -59,6 +63,8 @@ namespace ptx {
 namespace {
 
 constexpr std::uint32_t kNone = UINT32_MAX;
+// A quick fix moves at most this many instructions; beyond that the fix is no obvious one.
+constexpr std::size_t kMaxMovedInstructions = 8;
 
 bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
 
@@ -84,14 +90,20 @@ bool namesDirective(std::string_view text, std::size_t at) {
   return rest.starts_with(".callprototype") || rest.starts_with(".calltargets") || rest.starts_with(".branchtargets");
 }
 
-// The module's labels in source order (the names of prototypes and target lists left out).
+// The module's labels that something branches to (a `bra`, or a `.branchtargets` list for
+// `brx.idx`), in source order. A label nothing names changes no control flow: compilers emit
+// such labels for debug information. The names of prototypes and target lists are no labels.
 class Labels {
  public:
   explicit Labels(const RuleContext& context) {
     const Module& module = context.module;
+    std::vector<bool> named(module.symbols.size(), false);
+    for (const Reference& reference : module.references) {
+      if (reference.target != kNoSymbol && reference.target < named.size()) named[reference.target] = true;
+    }
     for (SymbolId id = 0; id < module.symbols.size(); ++id) {
       const Symbol& symbol = module.symbols[id];
-      if (symbol.kind != SymbolKind::Label) continue;
+      if (symbol.kind != SymbolKind::Label || !named[id]) continue;
       if (namesDirective(context.text, symbol.declarationRange.end)) continue;
       positions_.push_back({symbol.declarationRange.begin, id});
     }
@@ -107,6 +119,8 @@ class Labels {
  private:
   std::vector<std::pair<std::uint32_t, SymbolId>> positions_;
 };
+
+using RegisterSet = std::unordered_set<std::string_view>;
 
 struct CallInfo {
   std::vector<SymbolId> arguments;  // The `.param` variables passed (body-local ones only).
@@ -157,6 +171,12 @@ class FunctionCheck {
   }
 
  private:
+  // What ends a call sequence: a label or an instruction.
+  struct Interruption {
+    SymbolId label = kNoSymbol;
+    std::uint32_t instruction = kNone;
+  };
+
   const InstructionSite& site(std::uint32_t index) const { return module_.instructions[index]; }
   const ParamTransfer& transfer(std::uint32_t index) const { return transfers_[index - first_]; }
   const CallInfo* callInfo(std::uint32_t index) const {
@@ -178,32 +198,79 @@ class FunctionCheck {
     return t.kind == ParamTransferKind::Load && contains(call.returns, t.variable);
   }
 
-  // The run of argument stores directly before each call and of return-value loads directly
-  // after it: only declarations, comments and directives (never an instruction or a label)
-  // may stand between their members.
+  // Whether an instruction may belong to a call sequence as work that computes an argument
+  // (before the call) or consumes a result (after it): anything but control flow, another
+  // call, and transfers of other calls' parameters.
+  bool mayJoinSequence(std::uint32_t index) const {
+    const InstructionSite& other = site(index);
+    if (other.isCall || other.inDamagedCode || transfer(index).kind != ParamTransferKind::None) return false;
+    std::string_view opcode = context_.textOf(other.opcode);
+    return !(opcode == "bra" || opcode == "brx" || opcode == "ret" || opcode == "exit" || opcode == "trap" ||
+             opcode == "brkpt");
+  }
+
+  // The call sequence around each call. Before it: its argument stores, and the instructions
+  // that compute a value one of them (or the call itself) reads, which compilers interleave
+  // with the stores (nvcc's Open64 back end and LLVM since it stopped gluing the stores to the
+  // call). After it: its return-value loads, and the instructions that read a value they
+  // produced. Declarations, comments and directives may stand anywhere in between; any other
+  // instruction, or a label, ends the sequence.
   void findRuns() {
     std::uint32_t count = end_ - first_;
     storeRunOf_.assign(count, kNone);
     loadRunOf_.assign(count, kNone);
+    setupOf_.assign(count, kNone);
+    resultUseOf_.assign(count, kNone);
+    beforeStop_.assign(calls_.size(), {});
+    afterStop_.assign(calls_.size(), {});
     for (std::uint32_t c = first_; c < end_; ++c) {
       const CallInfo* call = callInfo(c);
       if (call == nullptr) continue;
-      for (std::uint32_t j = c; j > first_ && labelBetween(j - 1, j) == kNoSymbol && storesArgumentOf(j - 1, *call); --j) {
-        storeRunOf_[j - 1 - first_] = c;
+      std::uint32_t slot = callSlot_[c - first_];
+      const InstructionSite& callSite = site(c);
+      RegisterSet needed = toSet(callReads(callSite));
+      for (std::uint32_t j = c;; --j) {
+        if (j == first_) break;
+        SymbolId label = labelBetween(j - 1, j);
+        if (label != kNoSymbol) {
+          beforeStop_[slot] = Interruption{label, kNone};
+          break;
+        }
+        std::uint32_t p = j - 1;
+        if (storesArgumentOf(p, *call)) {
+          storeRunOf_[p - first_] = c;
+          append(needed, registersIn(site(p).statement));
+        } else if (mayJoinSequence(p) && overlaps(registersWritten(site(p)), needed)) {
+          setupOf_[p - first_] = c;
+          append(needed, registersRead(site(p)));
+        } else {
+          beforeStop_[slot] = Interruption{kNoSymbol, p};
+          break;
+        }
       }
-      for (std::uint32_t j = c; j + 1 < end_ && labelBetween(j, j + 1) == kNoSymbol && loadsReturnOf(j + 1, *call); ++j) {
-        loadRunOf_[j + 1 - first_] = c;
+      RegisterSet produced = toSet(callWrites(callSite));
+      for (std::uint32_t j = c; j + 1 < end_; ++j) {
+        SymbolId label = labelBetween(j, j + 1);
+        if (label != kNoSymbol) {
+          afterStop_[slot] = Interruption{label, kNone};
+          break;
+        }
+        std::uint32_t n = j + 1;
+        if (loadsReturnOf(n, *call)) {
+          loadRunOf_[n - first_] = c;
+          append(produced, registersWritten(site(n)));
+        } else if (mayJoinSequence(n) && overlaps(registersRead(site(n)), produced)) {
+          resultUseOf_[n - first_] = c;
+          append(produced, registersWritten(site(n)));
+        } else {
+          afterStop_[slot] = Interruption{kNoSymbol, n};
+          break;
+        }
       }
     }
   }
 
   // ── Reports ─────────────────────────────────────────────────────────────────────────
-
-  // What breaks a run: a label or an instruction.
-  struct Interruption {
-    SymbolId label = kNoSymbol;
-    std::uint32_t instruction = kNone;
-  };
 
   std::string describe(const Interruption& what) const {
     if (what.label != kNoSymbol) return concat({"label '", module_.symbols[what.label].name, "'"});
@@ -218,26 +285,41 @@ class FunctionCheck {
     return site(what.instruction).statement;
   }
 
-  // The first thing after the store at `index` (in source order) that is not another
-  // argument store of `call`.
-  std::optional<Interruption> interruptionAfter(std::uint32_t index, const CallInfo& call) const {
+  // What separates the store at `index` from the sequence of the call at `c`: where the
+  // sequence ends, when the store lies before that; else (the store reaches the call along
+  // another path) the first thing after the store that belongs to no part of the sequence.
+  std::optional<Interruption> interruptionAfter(std::uint32_t index, std::uint32_t c) const {
+    const Interruption& stop = beforeStop_[callSlot_[c - first_]];
+    bool stopped = stop.label != kNoSymbol || stop.instruction != kNone;
+    if (index < c && stopped && startOf(stop) > site(index).statement.begin) {
+      return stop;
+    }
+    const CallInfo& call = *callInfo(c);
     for (std::uint32_t j = index + 1; j < end_; ++j) {
       SymbolId label = labelBetween(j - 1, j);
       if (label != kNoSymbol) return Interruption{label, kNone};
-      if (!storesArgumentOf(j, call)) return Interruption{kNoSymbol, j};
+      if (!storesArgumentOf(j, call) && setupOf_[j - first_] != c) return Interruption{kNoSymbol, j};
     }
     return std::nullopt;
   }
 
-  // The last thing before the load at `index` that is not another return-value load of `call`.
-  std::optional<Interruption> interruptionBefore(std::uint32_t index, const CallInfo& call) const {
+  // What separates the load at `index` from the sequence of the call at `c` (the mirror image).
+  std::optional<Interruption> interruptionBefore(std::uint32_t index, std::uint32_t c) const {
+    const Interruption& stop = afterStop_[callSlot_[c - first_]];
+    bool stopped = stop.label != kNoSymbol || stop.instruction != kNone;
+    if (c < index && stopped && startOf(stop) < site(index).statement.begin) {
+      return stop;
+    }
+    const CallInfo& call = *callInfo(c);
     for (std::uint32_t j = index; j > first_; --j) {
       SymbolId label = labelBetween(j - 1, j);
       if (label != kNoSymbol) return Interruption{label, kNone};
-      if (!loadsReturnOf(j - 1, call)) return Interruption{kNoSymbol, j - 1};
+      if (!loadsReturnOf(j - 1, call) && resultUseOf_[j - 1 - first_] != c) return Interruption{kNoSymbol, j - 1};
     }
     return std::nullopt;
   }
+
+  std::uint32_t startOf(const Interruption& what) const { return rangeOf(what).begin; }
 
   void checkStores() {
     for (std::uint32_t i = first_; i < end_; ++i) {
@@ -245,17 +327,16 @@ class FunctionCheck {
       if (t.kind != ParamTransferKind::Store || storeRunOf_[i - first_] != kNone) continue;
       auto users = argumentOf_.find(t.variable);
       if (users == argumentOf_.end()) continue;  // Not passed to any call.
-      std::uint32_t c = reachForward(i, [&](std::uint32_t k) {
+      std::uint32_t c = reach(i, /*forward=*/true, Search::CallPassing, t.variable, [&](std::uint32_t k) {
         const CallInfo* call = callInfo(k);
         return call != nullptr && contains(call->arguments, t.variable);
       });
       if (c == kNone) continue;  // Reaches no call that passes it.
-      const CallInfo& call = *callInfo(c);
       std::string message = concat({"st.param to argument '", module_.symbols[t.variable].name, "' of ",
                                     describeCall(context_, site(c)),
-                                    " is not in the unbroken run of st.param instructions directly before the call"});
+                                    " is not part of the argument stores directly before the call"});
       std::vector<RelatedInformation> related{{module_.spellingOf(site(c)), "the call"}};
-      if (auto what = interruptionAfter(i, call)) {
+      if (auto what = interruptionAfter(i, c)) {
         message += concat({": ", describe(*what), " comes between"});
         related.push_back({rangeOf(*what), "interrupts the argument stores"});
       }
@@ -277,11 +358,13 @@ class FunctionCheck {
         SymbolId variable = operand.symbol;
         if (!isCallParamVariable(module_, variable)) continue;
         bool storedInRun = false;
-        for (std::uint32_t j = c; j > first_ && storeRunOf_[j - 1 - first_] == c; --j) {
-          if (transfer(j - 1).variable == variable) storedInRun = true;
+        for (std::uint32_t j = c; j > first_; --j) {
+          std::uint32_t p = j - 1 - first_;
+          if (storeRunOf_[p] != c && setupOf_[p] != c) break;
+          if (storeRunOf_[p] == c && transfers_[p].variable == variable) storedInRun = true;
         }
         if (storedInRun) continue;
-        std::uint32_t store = reachBackward(c, [&](std::uint32_t j) {
+        std::uint32_t store = reach(c, /*forward=*/false, Search::StoreOf, variable, [&](std::uint32_t j) {
           const ParamTransfer& t = transfer(j);
           return t.kind == ParamTransferKind::Store && t.variable == variable;
         });
@@ -289,10 +372,10 @@ class FunctionCheck {
         // reported on its own.
         if (store == kNone || storeRunOf_[store - first_] == kNone) continue;
         std::uint32_t owner = storeRunOf_[store - first_];
-        std::string message = concat({"argument '", module_.symbols[variable].name, "' of ", describeCall(context_, callSite),
-                                      " is not set by an st.param directly before the call: it still holds the "
-                                      "value stored for ",
-                                      describeCall(context_, site(owner)), " before it"});
+        std::string message =
+            concat({"argument '", module_.symbols[variable].name, "' of ", describeCall(context_, callSite),
+                    " is not set by an st.param directly before the call: it still holds the value stored for ",
+                    describeCall(context_, site(owner)), " before it"});
         context_.warn("CSQ001", Category::CallSequence, operand.range, std::move(message));
         context_.out.back().related = {{site(store).statement, "the st.param that set it"},
                                        {module_.spellingOf(site(owner)), "the call that st.param belongs to"}};
@@ -306,17 +389,16 @@ class FunctionCheck {
       if (t.kind != ParamTransferKind::Load || loadRunOf_[i - first_] != kNone) continue;
       auto users = returnOf_.find(t.variable);
       if (users == returnOf_.end()) continue;  // No call returns into it.
-      std::uint32_t c = reachBackward(i, [&](std::uint32_t k) {
+      std::uint32_t c = reach(i, /*forward=*/false, Search::CallReturning, t.variable, [&](std::uint32_t k) {
         const CallInfo* call = callInfo(k);
         return call != nullptr && contains(call->returns, t.variable);
       });
       if (c == kNone) continue;  // No call reaches it: reads nothing a call returned.
-      const CallInfo& call = *callInfo(c);
       std::string message = concat({"ld.param of return value '", module_.symbols[t.variable].name, "' of ",
                                     describeCall(context_, site(c)),
-                                    " is not in the unbroken run of ld.param instructions directly after the call"});
+                                    " is not part of the return-value loads directly after the call"});
       std::vector<RelatedInformation> related{{module_.spellingOf(site(c)), "the call"}};
-      if (auto what = interruptionBefore(i, call)) {
+      if (auto what = interruptionBefore(i, c)) {
         message += concat({": ", describe(*what), " comes between"});
         related.push_back({rangeOf(*what), "interrupts the return-value loads"});
       }
@@ -346,6 +428,40 @@ class FunctionCheck {
     return registersIn(destination.range);
   }
 
+  // The registers an instruction reads: all it names but those of a written first operand.
+  std::vector<std::string_view> registersRead(const InstructionSite& other) const {
+    if (other.operandCount == 0) return registersIn(other.statement);
+    const InstructionOperand& destination = module_.operands[other.firstOperand];
+    if (destination.shape == OperandShape::Address) return registersIn(other.statement);
+    std::vector<std::string_view> names = registersIn({other.statement.begin, destination.range.begin});
+    append(names, registersIn({destination.range.end, other.statement.end}));
+    return names;
+  }
+
+  // The registers a call reads (its guard, an indirect callee, `.reg` arguments) and writes
+  // (`.reg` return values).
+  std::vector<std::string_view> callReads(const InstructionSite& call) const {
+    std::vector<std::string_view> names = registersIn(call.guard);
+    append(names, registersIn({call.calleeRange.begin, call.statement.end}));
+    return names;
+  }
+  std::vector<std::string_view> callWrites(const InstructionSite& call) const {
+    std::vector<std::string_view> names;
+    for (std::uint32_t k = 0; k < call.callReturnCount && k < call.operandCount; ++k) {
+      append(names, registersIn(module_.operands[call.firstOperand + k].range));
+    }
+    return names;
+  }
+
+  static void append(std::vector<std::string_view>& to, const std::vector<std::string_view>& from) {
+    to.insert(to.end(), from.begin(), from.end());
+  }
+  static void append(RegisterSet& to, const std::vector<std::string_view>& from) { to.insert(from.begin(), from.end()); }
+  static RegisterSet toSet(const std::vector<std::string_view>& names) { return {names.begin(), names.end()}; }
+  static bool overlaps(const std::vector<std::string_view>& a, const RegisterSet& b) {
+    return std::any_of(a.begin(), a.end(), [&](std::string_view name) { return b.contains(name); });
+  }
+
   static bool overlaps(const std::vector<std::string_view>& a, const std::vector<std::string_view>& b) {
     for (std::string_view name : a) {
       if (std::find(b.begin(), b.end(), name) != b.end()) return true;
@@ -354,7 +470,8 @@ class FunctionCheck {
   }
 
   // An instruction that may trade places with parameter transfers: no control flow, no stack
-  // manipulation, and nothing of the `.param` state space.
+  // manipulation, and nothing of the `.param` state space but an ld.param of one of the
+  // function's own parameters.
   bool movable(std::uint32_t index) const {
     const InstructionSite& other = site(index);
     if (other.isCall || other.inDamagedCode) return false;
@@ -363,11 +480,15 @@ class FunctionCheck {
                                      "stackrestore"}) {
       if (opcode == control) return false;
     }
+    bool paramSpace = false;
     for (std::uint32_t m = 0; m < other.modifierCount; ++m) {
-      if (context_.textOf(module_.modifiers[other.firstModifier + m]).starts_with(".param")) return false;
+      if (context_.textOf(module_.modifiers[other.firstModifier + m]).starts_with(".param")) paramSpace = true;
     }
+    bool loadsOwnParameter = paramSpace && opcode == "ld";
+    if (paramSpace && !loadsOwnParameter) return false;
     for (const Reference& reference : module_.referencesWithin(other.statement)) {
-      if (reference.target != kNoSymbol && module_.symbols[reference.target].space == ".param") return false;
+      if (reference.target == kNoSymbol || module_.symbols[reference.target].space != ".param") continue;
+      if (!loadsOwnParameter || isCallParamVariable(module_, reference.target)) return false;
     }
     return true;
   }
@@ -407,11 +528,19 @@ class FunctionCheck {
     const CallInfo& call = *callInfo(c);
     std::uint32_t firstStore = kNone;
     std::vector<std::uint32_t> movers;
+    std::vector<std::uint32_t> kept;  // Stores and the work computing arguments stay.
+    RegisterSet needed = toSet(callReads(site(c)));
     for (std::uint32_t j = c; j > first_ && labelBetween(j - 1, j) == kNoSymbol; --j) {
-      if (storesArgumentOf(j - 1, call)) {
-        firstStore = j - 1;
-      } else if (movable(j - 1)) {
-        movers.push_back(j - 1);
+      std::uint32_t p = j - 1;
+      if (storesArgumentOf(p, call)) {
+        firstStore = p;
+        kept.push_back(p);
+        append(needed, registersIn(site(p).statement));
+      } else if (mayJoinSequence(p) && overlaps(registersWritten(site(p)), needed)) {
+        kept.push_back(p);
+        append(needed, registersRead(site(p)));
+      } else if (movable(p) && movers.size() < kMaxMovedInstructions) {
+        movers.push_back(p);
       } else {
         break;
       }
@@ -425,10 +554,16 @@ class FunctionCheck {
     std::vector<FixEdit> edits;
     std::string moved;
     for (std::uint32_t mover : movers) {
-      // The mover must not write a register that a store it passes reads.
+      // The mover must not write a register that a store it passes reads, and must share no
+      // register with an argument computation it passes.
       std::vector<std::string_view> written = registersWritten(site(mover));
-      for (std::uint32_t j = firstStore; j < mover; ++j) {
-        if (storesArgumentOf(j, call) && overlaps(written, registersIn(site(j).statement))) return;
+      std::vector<std::string_view> used = registersIn(site(mover).statement);
+      for (std::uint32_t j : kept) {
+        if (j < firstStore || j > mover) continue;
+        if (storesArgumentOf(j, call) ? overlaps(written, registersIn(site(j).statement))
+                                      : overlaps(used, registersIn(site(j).statement))) {
+          return;
+        }
       }
       std::optional<ByteRange> line = ownLine(site(mover).statement);
       if (!line) return;
@@ -436,7 +571,8 @@ class FunctionCheck {
       edits.push_back({*line, ""});
     }
     edits.insert(edits.begin(), FixEdit{ByteRange{target->begin, target->begin}, moved});
-    context_.attachFix(movers.size() == 1 ? "Move before the argument stores" : "Move these instructions before the argument stores",
+    context_.attachFix(movers.size() == 1 ? "Move before the argument stores"
+                                          : "Move these instructions before the argument stores",
                        std::move(edits), /*isPreferred=*/true);
   }
 
@@ -446,11 +582,19 @@ class FunctionCheck {
     const CallInfo& call = *callInfo(c);
     std::uint32_t lastLoad = kNone;
     std::vector<std::uint32_t> movers;
+    std::vector<std::uint32_t> kept;  // Loads and the work reading results stay.
+    RegisterSet produced = toSet(callWrites(site(c)));
     for (std::uint32_t j = c; j + 1 < end_ && labelBetween(j, j + 1) == kNoSymbol; ++j) {
-      if (loadsReturnOf(j + 1, call)) {
-        lastLoad = j + 1;
-      } else if (movable(j + 1)) {
-        movers.push_back(j + 1);
+      std::uint32_t n = j + 1;
+      if (loadsReturnOf(n, call)) {
+        lastLoad = n;
+        kept.push_back(n);
+        append(produced, registersWritten(site(n)));
+      } else if (mayJoinSequence(n) && overlaps(registersRead(site(n)), produced)) {
+        kept.push_back(n);
+        append(produced, registersWritten(site(n)));
+      } else if (movable(n) && movers.size() < kMaxMovedInstructions) {
+        movers.push_back(n);
       } else {
         break;
       }
@@ -463,10 +607,10 @@ class FunctionCheck {
     std::vector<FixEdit> edits;
     std::string moved;
     for (std::uint32_t mover : movers) {
-      // The mover must share no register with a load it passes (loads write registers).
+      // The mover must share no register with a load or a result's use it passes.
       std::vector<std::string_view> used = registersIn(site(mover).statement);
-      for (std::uint32_t j = mover + 1; j <= lastLoad; ++j) {
-        if (loadsReturnOf(j, call) && overlaps(used, registersIn(site(j).statement))) return;
+      for (std::uint32_t j : kept) {
+        if (j > mover && j <= lastLoad && overlaps(used, registersIn(site(j).statement))) return;
       }
       std::optional<ByteRange> line = ownLine(site(mover).statement);
       if (!line) return;
@@ -474,7 +618,8 @@ class FunctionCheck {
       edits.push_back({*line, ""});
     }
     edits.push_back(FixEdit{ByteRange{target->end, target->end}, moved});
-    context_.attachFix(movers.size() == 1 ? "Move after the return-value loads" : "Move these instructions after the return-value loads",
+    context_.attachFix(movers.size() == 1 ? "Move after the return-value loads"
+                                          : "Move these instructions after the return-value loads",
                        std::move(edits), /*isPreferred=*/true);
   }
 
@@ -558,56 +703,55 @@ class FunctionCheck {
     }
   }
 
-  // The first instruction matching `match` that control can reach after `from` (along the
-  // rest of its block, then breadth-first over the graph), or kNone.
-  template <class Match>
-  std::uint32_t reachForward(std::uint32_t from, Match match) {
-    buildGraph();
-    std::uint32_t block = blockOf_[from - first_];
-    for (std::uint32_t j = from + 1; j < blockStart_[block + 1]; ++j) {
-      if (match(j)) return j;
-    }
-    std::vector<bool> seen(successors_.size(), false);
-    std::deque<std::uint32_t> queue;
-    for (std::uint32_t next : successors_[block]) {
-      if (!seen[next]) seen[next] = true, queue.push_back(next);
-    }
-    while (!queue.empty()) {
-      std::uint32_t b = queue.front();
-      queue.pop_front();
-      for (std::uint32_t j = blockStart_[b]; j < blockStart_[b + 1]; ++j) {
-        if (match(j)) return j;
-      }
-      for (std::uint32_t next : successors_[b]) {
-        if (!seen[next]) seen[next] = true, queue.push_back(next);
-      }
-    }
-    return kNone;
-  }
+  enum class Search : std::uint8_t { CallPassing, CallReturning, StoreOf };
 
-  // The nearest instruction matching `match` from which control can reach `from`, or kNone.
+  // The first instruction matching `match` that control can reach after `from` (forward:
+  // along the rest of its block, then breadth-first over the graph), or the nearest one from
+  // which control can reach `from` (backward); kNone when there is none. Searches of one kind
+  // for one variable share what they learn: the blocks from which (or into which) nothing
+  // matching can be reached, so that many fruitless searches stay linear.
   template <class Match>
-  std::uint32_t reachBackward(std::uint32_t from, Match match) {
+  std::uint32_t reach(std::uint32_t from, bool forward, Search kind, SymbolId variable, Match match) {
     buildGraph();
+    std::uint32_t blocks = static_cast<std::uint32_t>(successors_.size());
+    std::vector<bool>& barren = barren_[(static_cast<std::uint64_t>(kind) << 32) | variable];
+    if (barren.empty()) barren.assign(blocks, false);
     std::uint32_t block = blockOf_[from - first_];
-    for (std::uint32_t j = from; j-- > blockStart_[block];) {
-      if (match(j)) return j;
+    if (forward) {
+      for (std::uint32_t j = from + 1; j < blockStart_[block + 1]; ++j) {
+        if (match(j)) return j;
+      }
+    } else {
+      for (std::uint32_t j = from; j-- > blockStart_[block];) {
+        if (match(j)) return j;
+      }
     }
-    std::vector<bool> seen(successors_.size(), false);
+    const std::vector<std::vector<std::uint32_t>>& edges = forward ? successors_ : predecessors_;
+    std::vector<bool> seen(blocks, false);
+    std::vector<std::uint32_t> scanned;
     std::deque<std::uint32_t> queue;
-    for (std::uint32_t previous : predecessors_[block]) {
-      if (!seen[previous]) seen[previous] = true, queue.push_back(previous);
-    }
+    auto enqueue = [&](std::uint32_t b) {
+      if (seen[b] || barren[b]) return;
+      seen[b] = true;
+      queue.push_back(b);
+    };
+    for (std::uint32_t next : edges[block]) enqueue(next);
     while (!queue.empty()) {
       std::uint32_t b = queue.front();
       queue.pop_front();
-      for (std::uint32_t j = blockStart_[b + 1]; j-- > blockStart_[b];) {
-        if (match(j)) return j;
+      if (forward) {
+        for (std::uint32_t j = blockStart_[b]; j < blockStart_[b + 1]; ++j) {
+          if (match(j)) return j;
+        }
+      } else {
+        for (std::uint32_t j = blockStart_[b + 1]; j-- > blockStart_[b];) {
+          if (match(j)) return j;
+        }
       }
-      for (std::uint32_t previous : predecessors_[b]) {
-        if (!seen[previous]) seen[previous] = true, queue.push_back(previous);
-      }
+      scanned.push_back(b);
+      for (std::uint32_t next : edges[b]) enqueue(next);
     }
+    for (std::uint32_t b : scanned) barren[b] = true;
     return kNone;
   }
 
@@ -622,13 +766,20 @@ class FunctionCheck {
   std::vector<CallInfo> calls_;
   std::unordered_map<SymbolId, std::vector<std::uint32_t>> argumentOf_;  // Variable -> calls.
   std::unordered_map<SymbolId, std::vector<std::uint32_t>> returnOf_;
-  std::vector<std::uint32_t> storeRunOf_;  // Per instruction: the call whose run holds it.
+  // Per instruction: the call whose sequence holds it as an argument store, as work computing
+  // an argument, as a return-value load or as work reading a result (else kNone).
+  std::vector<std::uint32_t> storeRunOf_;
+  std::vector<std::uint32_t> setupOf_;
   std::vector<std::uint32_t> loadRunOf_;
+  std::vector<std::uint32_t> resultUseOf_;
+  std::vector<Interruption> beforeStop_;  // Per call: what ends its sequence before/after it.
+  std::vector<Interruption> afterStop_;
   // The graph: block b spans instructions [blockStart_[b], blockStart_[b + 1]).
   std::vector<std::uint32_t> blockStart_;
   std::vector<std::uint32_t> blockOf_;  // Per instruction.
   std::vector<std::vector<std::uint32_t>> successors_;
   std::vector<std::vector<std::uint32_t>> predecessors_;
+  std::unordered_map<std::uint64_t, std::vector<bool>> barren_;  // Per search kind and variable.
 };
 
 }  // namespace

@@ -7,7 +7,7 @@
 // Why is this bad: PTX requires the argument stores and return-value loads of a call to run
 // unconditionally. ptxas stops with "Illegal to predicate instruction 'st.param' with
 // operand ..." (or 'ld.param'). Guarding the `call` itself is allowed, and so is a guard on
-// an `ld.param` of the function's own parameters.
+// an `ld.param` or `st.param` of the function's own parameters and return value.
 //
 // Example:
 //     .param .b32 arg0;
@@ -101,8 +101,9 @@ void checkPredicatedParameterTransfer(const RuleContext& context) {
       if (store && callIndex != UINT32_MAX) {
         const InstructionSite& call = module.instructions[callIndex];
         if (callIndex > index && call.isGuarded() && context.textOf(call.guard) == context.textOf(site.guard)) {
-          context.attachFix(concat({"Remove the guard (the call has the same guard '", context.textOf(site.guard), "')"}),
-                            {{ByteRange{site.guard.begin, site.opcode.begin}, ""}}, /*isPreferred=*/true);
+          context.attachFix(
+              concat({"Remove the guard (the call has the same guard '", context.textOf(site.guard), "')"}),
+              {{ByteRange{site.guard.begin, site.opcode.begin}, ""}}, /*isPreferred=*/true);
         }
       }
     }
