@@ -3,7 +3,10 @@
 #include "Lint.h"
 
 #include <algorithm>
+#include <atomic>
+#include <iterator>
 #include <string>
+#include <thread>
 
 #include "Registry.h"
 #include "RuleContext.h"
@@ -11,6 +14,10 @@
 #include "syntax/SyntaxKinds.h"
 
 namespace ptx {
+
+// Defined in isa/InstructionShape.cpp: checkInstructionShapes on several threads, same result.
+InstructionShapes checkInstructionShapesParallel(std::string_view text, const Module& module, unsigned threads);
+
 namespace {
 
 bool byPosition(const Diagnostic& a, const Diagnostic& b) { return a.range.begin < b.range.begin; }
@@ -34,64 +41,114 @@ void finishWithSuppressions(std::string_view text, LintResult& result, const Lin
   applyRuleSettings(result.diagnostics, options);  // LNT001 may be configured too.
 }
 
+using RuleCheck = void (*)(const RuleContext&);
+
+// Every rule, in the order their diagnostics are collected (the order is part of the
+// result: equal positions keep it through the sort below).
+constexpr RuleCheck kRuleChecks[] = {
+    checkModuleHeader,
+    checkAddressSize,
+    checkUnknownOpcode,
+    checkRequiresNewerPtx,
+    checkRequiresNewerTarget,
+    checkUnknownModifier,
+    checkModifierCombination,
+    checkOperandCount,
+    checkOperandKind,
+    checkOperandType,
+    checkSubwordRegister,
+    checkVectorTypeOrder,
+    checkUndeclaredSymbol,
+    checkDuplicateDeclaration,
+    checkUndefinedLabel,
+    checkUndeclaredFunction,
+    checkParameterAlignment,
+    checkNarrowRegisterParameter,
+    checkCallPrototypeMismatch,
+    checkConstantArgumentRange,
+    checkArgumentScope,
+    checkParameterDirection,
+    checkPointerAttribute,
+    checkUnsizedParameterPosition,
+    checkSystemCallPrototype,
+    checkMbarrierAlignment,
+    checkBulkCopyAlignment,
+    checkTensorCopySharedAlignment,
+    checkTensorMapPlacement,
+    checkAccessAlignment,
+    checkCpAsyncSize,
+    checkConstantOffsetOutOfBounds,
+    checkCallSequenceInterrupted,
+    checkPredicatedParameterTransfer,
+    checkMatrixDescriptorSwizzle,
+    checkTensorMapReplaceValue,
+};
+
+// Runs body(i) for i in [0, count) on up to `threads` threads, the caller's included.
+template <typename F>
+void parallelFor(std::size_t count, unsigned threads, F&& body) {
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < count; i = next++) body(i);
+  };
+  std::vector<std::thread> helpers;
+  for (std::size_t t = 1; t < std::min<std::size_t>(threads, count); ++t) helpers.emplace_back(work);
+  work();
+  for (std::thread& helper : helpers) helper.join();
+}
+
+// The rules side by side: each writes its own list (and builds its own flows, which are a
+// function of the module), and the lists are appended in kRuleChecks order, which is what
+// running them one after the other into one list gives.
+void runRulesInParallel(std::string_view text, const LintResult& result, const InstructionShapes& shapes,
+                        std::vector<Diagnostic>& out, unsigned threads) {
+  constexpr std::size_t kCount = std::size(kRuleChecks);
+  std::vector<std::vector<Diagnostic>> found(kCount);
+  parallelFor(kCount, threads, [&](std::size_t task) {
+    // Last registered first: the dataflow rules come last and take longest.
+    std::size_t rule = kCount - 1 - task;
+    flow::FlowCache flows(text, result.module);
+    RuleContext context{text, result.tree, result.module, shapes, found[rule], flows};
+    kRuleChecks[rule](context);
+  });
+  for (std::vector<Diagnostic>& list : found) std::move(list.begin(), list.end(), std::back_inserter(out));
+}
+
 // The pipeline after parsing. With `focus`, the model walks only the bodies overlapping it
-// and syntax diagnostics cover only the module items overlapping it.
+// and syntax diagnostics cover only the module items overlapping it. With `threads` > 1 (never
+// with `focus`), each stage (syntax diagnostics, model, instruction shapes, rules) runs on
+// several threads, with the same result as on one.
 LintResult runPipeline(std::string_view text, SyntaxTree tree, const LintOptions& options,
-                       std::optional<ByteRange> focus) {
+                       std::optional<ByteRange> focus, unsigned threads = 1) {
   LintResult result;
   result.tree = std::move(tree);
   result.focus = focus;
-  result.diagnostics = focus ? collectSyntaxDiagnostics(text, result.tree, options.syntax, *focus)
-                             : collectSyntaxDiagnostics(text, result.tree, options.syntax);
+  bool parallel = threads > 1 && !focus;
+  if (focus) {
+    result.diagnostics = collectSyntaxDiagnostics(text, result.tree, options.syntax, *focus);
+  } else {
+    result.diagnostics = parallel ? collectSyntaxDiagnosticsParallel(text, result.tree, options.syntax, threads)
+                                  : collectSyntaxDiagnostics(text, result.tree, options.syntax);
+  }
   if (!result.tree.isComplete()) {
     finishWithSuppressions(text, result, options);
     return result;
   }
-  result.module = buildModule(text, result.tree, focus);
+  result.module = parallel ? buildModuleParallel(text, result.tree, threads) : buildModule(text, result.tree, focus);
   if (options.targetOverride) {
     // The override stands in for the module's own `.target` list.
     ByteRange where = result.module.header.target.value_or(ByteRange{0, 0});
     result.module.header.targets = {{*options.targetOverride, where}};
   }
-  InstructionShapes shapes = checkInstructionShapes(text, result.module);
-  flow::FlowCache flows(text, result.module);
-  RuleContext context{text, result.tree, result.module, shapes, result.diagnostics, flows};
-  checkModuleHeader(context);
-  checkAddressSize(context);
-  checkUnknownOpcode(context);
-  checkRequiresNewerPtx(context);
-  checkRequiresNewerTarget(context);
-  checkUnknownModifier(context);
-  checkModifierCombination(context);
-  checkOperandCount(context);
-  checkOperandKind(context);
-  checkOperandType(context);
-  checkSubwordRegister(context);
-  checkVectorTypeOrder(context);
-  checkUndeclaredSymbol(context);
-  checkDuplicateDeclaration(context);
-  checkUndefinedLabel(context);
-  checkUndeclaredFunction(context);
-  checkParameterAlignment(context);
-  checkNarrowRegisterParameter(context);
-  checkCallPrototypeMismatch(context);
-  checkConstantArgumentRange(context);
-  checkArgumentScope(context);
-  checkParameterDirection(context);
-  checkPointerAttribute(context);
-  checkUnsizedParameterPosition(context);
-  checkSystemCallPrototype(context);
-  checkMbarrierAlignment(context);
-  checkBulkCopyAlignment(context);
-  checkTensorCopySharedAlignment(context);
-  checkTensorMapPlacement(context);
-  checkAccessAlignment(context);
-  checkCpAsyncSize(context);
-  checkConstantOffsetOutOfBounds(context);
-  checkCallSequenceInterrupted(context);
-  checkPredicatedParameterTransfer(context);
-  checkMatrixDescriptorSwizzle(context);
-  checkTensorMapReplaceValue(context);
+  if (parallel) {
+    InstructionShapes shapes = checkInstructionShapesParallel(text, result.module, threads);
+    runRulesInParallel(text, result, shapes, result.diagnostics, threads);
+  } else {
+    InstructionShapes shapes = checkInstructionShapes(text, result.module);
+    flow::FlowCache flows(text, result.module);
+    RuleContext context{text, result.tree, result.module, shapes, result.diagnostics, flows};
+    for (RuleCheck check : kRuleChecks) check(context);
+  }
   applyRuleSettings(result.diagnostics, options);
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), byPosition);
   finishWithSuppressions(text, result, options);
@@ -119,6 +176,13 @@ std::vector<TSNode> moduleItems(const SyntaxTree& tree) {
   return items;
 }
 
+// The threads the pipeline uses for `text`: 1 unless the options allow more and the text is
+// big enough for them to pay.
+unsigned threadsFor(std::string_view text, const LintOptions& options) {
+  unsigned threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  return text.size() > options.parallelThresholdBytes ? threads : 1;
+}
+
 }  // namespace
 
 LintResult lintText(std::string_view text, const LintOptions& options) {
@@ -139,6 +203,12 @@ LintResult lintText(std::string_view text, const LintOptions& options) {
     result.unsuppressed = result.diagnostics;
     return result;
   }
+  unsigned threads = threadsFor(text, options);
+  if (threads > 1) {
+    // Pieces of about equal size, a few per thread, cut at module items.
+    std::size_t pieceBytes = std::max<std::size_t>(text.size() / (std::size_t{threads} * 4), 1);
+    return runPipeline(text, parseSyntaxChunked(text, options.parse, threads, pieceBytes), options, std::nullopt, threads);
+  }
   return runPipeline(text, parseSyntax(text, options.parse), options, std::nullopt);
 }
 
@@ -146,7 +216,7 @@ LintResult lintTree(std::string_view text, SyntaxTree tree, const LintOptions& o
   if (looksBinary(text) || (options.maxTextBytes != 0 && text.size() > options.maxTextBytes)) {
     return lintText(text, options);
   }
-  return runPipeline(text, std::move(tree), options, std::nullopt);
+  return runPipeline(text, std::move(tree), options, std::nullopt, threadsFor(text, options));
 }
 
 ChangedSpan ChangedSpan::then(std::uint32_t editBegin, std::uint32_t editEnd, std::uint32_t insertedBytes) const {

@@ -34,6 +34,14 @@ struct LintOptions {
   std::map<std::string, RuleSetting, std::less<>> rules;
   // Checks instructions against this target ("sm_90a") instead of the module's `.target`.
   std::optional<std::string> targetOverride;
+  // Threads one text may use: 1 runs the pipeline on the calling thread; 0 means
+  // std::thread::hardware_concurrency(). With more than one, a text larger than
+  // parallelThresholdBytes is parsed in pieces (parseSyntaxChunked), its model built in
+  // groups of items (buildModuleParallel) and its rules run side by side; the result is the
+  // same as the sequential one, diagnostics in the same order (tests/analyzers/
+  // parallel_lint_test.cpp). The server keeps 1: it reparses its trees incrementally.
+  unsigned threads = 1;
+  std::size_t parallelThresholdBytes = std::size_t{1} << 20;
 };
 
 struct LintResult {

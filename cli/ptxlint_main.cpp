@@ -294,12 +294,16 @@ class OptionsForFiles {
 };
 
 // `sarif`, when given, receives what SARIF output needs beyond the report (fixes, UTF-16 columns).
-FileReport lintOne(const Input& input, OptionsForFiles& lintOptions, SarifFileDetails* sarif = nullptr) {
+// `threads`: how many threads this file may use (a big file is then linted in parallel).
+FileReport lintOne(const Input& input, OptionsForFiles& lintOptions, unsigned threads,
+                   SarifFileDetails* sarif = nullptr) {
   if (!input.ioError.empty()) return {input.path, input.ioError, {}};
   std::string text;
   std::string error;
   if (!readWhole(input.path, text, error)) return {input.path, error, {}};
-  LintResult result = lintText(text, lintOptions.forFile(input.path));
+  LintOptions options = lintOptions.forFile(input.path);
+  options.threads = threads;
+  LintResult result = lintText(text, options);
   if (sarif != nullptr) *sarif = buildSarifDetails(text, result.diagnostics);
   return buildFileReport(input.path == "-" ? "<stdin>" : input.path, text, result.diagnostics);
 }
@@ -308,14 +312,17 @@ std::vector<FileReport> lintAll(const std::vector<Input>& inputs, unsigned jobs,
                                 std::vector<SarifFileDetails>* sarif = nullptr) {
   std::vector<FileReport> reports(inputs.size());
   if (sarif != nullptr) sarif->assign(inputs.size(), {});
+  // One worker per core; with fewer files than cores, each file gets the spare cores as
+  // threads of its own (LintOptions::threads: files over 1 MB are then linted in parallel).
+  unsigned cores = jobs != 0 ? jobs : std::max(1u, std::thread::hardware_concurrency());
+  auto workers = static_cast<unsigned>(std::min<std::size_t>(cores, std::max<std::size_t>(inputs.size(), 1)));
+  unsigned threadsPerFile = std::max(1u, cores / workers);
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     for (std::size_t i = next++; i < inputs.size(); i = next++) {
-      reports[i] = lintOne(inputs[i], lint, sarif != nullptr ? &(*sarif)[i] : nullptr);
+      reports[i] = lintOne(inputs[i], lint, threadsPerFile, sarif != nullptr ? &(*sarif)[i] : nullptr);
     }
   };
-  unsigned workers = jobs != 0 ? jobs : std::max(1u, std::thread::hardware_concurrency());
-  workers = static_cast<unsigned>(std::min<std::size_t>(workers, std::max<std::size_t>(inputs.size(), 1)));
   std::vector<std::jthread> pool;
   for (unsigned w = 1; w < workers; ++w) pool.emplace_back(work);
   work();

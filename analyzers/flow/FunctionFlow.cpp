@@ -407,7 +407,9 @@ AbstractValue FunctionFlow::evaluate(std::uint32_t definition) {
     KnownBits source = value.bits.truncated(*from);
     if (isSignedType(types[1])) source = source.signExtended(*from);
     value.bits = source.truncated(*to);
-    if (*to < *from) value.base = kNoSymbol;
+    // Narrowing a 64-bit shared or generic address to 32 bits (nvcc's
+    // __cvta_generic_to_shared) keeps which variable it points into; below 32 bits it does not.
+    if (*to < *from && *to < 32) value.base = kNoSymbol;
     return value;
   }
   if (sources.size() == 2 && (opcode == "add" || opcode == "sub") && !types.empty() && !types[0].starts_with(".f") &&
@@ -472,6 +474,17 @@ AbstractValue FunctionFlow::evaluate(std::uint32_t definition) {
     return plain(KnownBits::constant(0) - sources[0].bits);
   }
   if (opcode == "selp" && sources.size() == 3) return withBase(sources[0].meet(sources[1]));
+  if (opcode == "bfi" && sources.size() == 4 && sources[2].isConstant() && sources[3].isConstant()) {
+    // bfi d, a, b, pos, len: b with len bits of a inserted at pos.
+    std::uint64_t position = sources[2].bits.value() & 0xff;
+    std::uint64_t length = sources[3].bits.value() & 0xff;
+    if (position >= width || length == 0) return plain(sources[1].bits);
+    if (position + length > width) length = width - position;
+    std::uint64_t field = length >= 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << length) - 1) << position;
+    KnownBits inserted = shiftLeft(sources[0].bits, static_cast<unsigned>(position)) & KnownBits::constant(field);
+    KnownBits kept = sources[1].bits & KnownBits::constant(~field);
+    return plain(inserted | kept);
+  }
   if (opcode == "ld" && has(".param") && site.operandCount >= 2) {
     // A kernel parameter declared `.ptr.align N` holds an N-aligned pointer.
     const InstructionOperand& address = module_.operands[site.firstOperand + 1];

@@ -2,6 +2,9 @@
 #include "isa/InstructionShape.h"
 
 #include <algorithm>
+#include <atomic>
+#include <iterator>
+#include <thread>
 #include <unordered_map>
 
 #include "RuleContext.h"
@@ -476,13 +479,18 @@ bool allowsByteRegisters(std::string_view opcode) {
          opcode == "suld" || opcode == "sust" || opcode == "multimem";
 }
 
-InstructionShapes checkInstructionShapes(std::string_view text, const Module& module) {
-  InstructionShapes shapes;
-  shapes.matchSetOf.assign(module.instructions.size(), InstructionShapes::kNoMatchSet);
+namespace {
+
+// Matches instructions [first, last): findings go to `shapes` in order, match sets are numbered
+// from `shapes.matchSets.size()` on in order of first use, and `setOf[index - first]` receives
+// each instruction's set. `keys` gets, per new set, the spelling it is shared under (empty
+// when it is never shared: spellings with blanks or comments inside).
+void matchRange(std::string_view text, const Module& module, std::size_t first, std::size_t last, std::uint32_t* setOf,
+                InstructionShapes& shapes, std::vector<std::string_view>& keys) {
   // Spelling (opcode and modifiers, written without spaces) → its entry in matchSets.
   std::unordered_map<std::string_view, std::uint32_t> seen;
   std::vector<std::string_view> modifiers;
-  for (std::size_t index = 0; index < module.instructions.size(); ++index) {
+  for (std::size_t index = first; index < last; ++index) {
     const InstructionSite& site = module.instructions[index];
     if (site.inDamagedCode || site.isCall) continue;
     std::string_view opcode = slice(text, site.opcode);
@@ -492,7 +500,7 @@ InstructionShapes checkInstructionShapes(std::string_view text, const Module& mo
     bool contiguous = spelling.find_first_of(" \t\r\n/") == std::string_view::npos;
     if (contiguous) {
       if (auto hit = seen.find(spelling); hit != seen.end()) {
-        shapes.matchSetOf[index] = hit->second;
+        setOf[index - first] = hit->second;
         checkOperands(text, module, site, opcode, instruction, shapes.matchSets[hit->second], shapes);
         continue;
       }
@@ -546,9 +554,70 @@ InstructionShapes checkInstructionShapes(std::string_view text, const Module& mo
     }
     auto set = static_cast<std::uint32_t>(shapes.matchSets.size());
     shapes.matchSets.push_back(std::move(matches));
-    shapes.matchSetOf[index] = set;
+    keys.push_back(contiguous ? spelling : std::string_view());
+    setOf[index - first] = set;
     if (contiguous) seen.emplace(spelling, set);
     checkOperands(text, module, site, opcode, instruction, shapes.matchSets[set], shapes);
+  }
+}
+
+}  // namespace
+
+InstructionShapes checkInstructionShapes(std::string_view text, const Module& module) {
+  InstructionShapes shapes;
+  shapes.matchSetOf.assign(module.instructions.size(), InstructionShapes::kNoMatchSet);
+  std::vector<std::string_view> keys;
+  matchRange(text, module, 0, module.instructions.size(), shapes.matchSetOf.data(), shapes, keys);
+  return shapes;
+}
+
+// The same result as checkInstructionShapes, from consecutive ranges of instructions matched
+// on up to `threads` threads and joined in order: a range's set whose spelling an earlier range
+// already matched becomes that set (matching is a function of the spelling), every other set
+// is appended, so sets are numbered in order of first use as in one pass. Declared where it
+// is used (Lint.cpp's parallel pipeline).
+InstructionShapes checkInstructionShapesParallel(std::string_view text, const Module& module, unsigned threads) {
+  std::size_t count = module.instructions.size();
+  std::size_t ranges = std::min<std::size_t>(std::size_t{threads} * 4, count / 256);
+  if (threads <= 1 || ranges < 2) return checkInstructionShapes(text, module);
+  InstructionShapes shapes;
+  shapes.matchSetOf.assign(count, InstructionShapes::kNoMatchSet);
+  std::vector<InstructionShapes> parts(ranges);
+  std::vector<std::vector<std::string_view>> keys(ranges);
+  auto bound = [&](std::size_t r) { return count * r / ranges; };
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t r = next++; r < ranges; r = next++) {
+      matchRange(text, module, bound(r), bound(r + 1), shapes.matchSetOf.data() + bound(r), parts[r], keys[r]);
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (unsigned t = 1; t < std::min<std::size_t>(threads, ranges); ++t) helpers.emplace_back(work);
+  work();
+  for (std::thread& helper : helpers) helper.join();
+  std::unordered_map<std::string_view, std::uint32_t> seen;
+  std::vector<std::uint32_t> globalOf;
+  for (std::size_t r = 0; r < ranges; ++r) {
+    InstructionShapes& part = parts[r];
+    globalOf.assign(part.matchSets.size(), InstructionShapes::kNoMatchSet);
+    for (std::size_t set = 0; set < part.matchSets.size(); ++set) {
+      std::string_view key = keys[r][set];
+      if (!key.empty()) {
+        if (auto hit = seen.find(key); hit != seen.end()) {
+          globalOf[set] = hit->second;
+          continue;
+        }
+      }
+      auto id = static_cast<std::uint32_t>(shapes.matchSets.size());
+      shapes.matchSets.push_back(std::move(part.matchSets[set]));
+      if (!key.empty()) seen.emplace(key, id);
+      globalOf[set] = id;
+    }
+    for (std::size_t index = bound(r); index < bound(r + 1); ++index) {
+      std::uint32_t& set = shapes.matchSetOf[index];
+      if (set != InstructionShapes::kNoMatchSet) set = globalOf[set];
+    }
+    std::move(part.findings.begin(), part.findings.end(), std::back_inserter(shapes.findings));
   }
   return shapes;
 }

@@ -215,6 +215,11 @@ struct Module {
 // re-analysis uses it for the one function an edit touched.
 Module buildModule(std::string_view text, const SyntaxTree& tree, std::optional<ByteRange> bodiesWithin = std::nullopt);
 
+// The same module as buildModule(text, tree), built on up to `threads` threads: groups of
+// consecutive module items are built separately (their lookups in the module scope see what
+// a one-pass build would have declared at that point) and joined with their ids shifted.
+Module buildModuleParallel(std::string_view text, const SyntaxTree& tree, unsigned threads);
+
 // The value of a PTX integer literal (decimal, 0x hex, 0b binary, 0 octal, optional U).
 std::optional<std::uint64_t> parseIntegerLiteral(std::string_view spelled);
 

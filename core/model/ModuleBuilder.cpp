@@ -5,9 +5,12 @@
 // their function ends, because labels may be used before they are defined.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <charconv>
 #include <cstring>
+#include <span>
 #include <string>
+#include <thread>
 #include <unordered_map>
 
 #include "isa/IsaReference.h"
@@ -99,6 +102,31 @@ bool isPredefinedName(std::string_view name) { return findSpecialRegister(name) 
 
 namespace {
 
+// Parallel builds (buildModuleParallel): a declarations-only pass over the module items
+// records every module-scope declaration in order; then groups of consecutive items are built
+// by separate Builders ("fragments") whose lookups that reach the module scope consult that
+// pass, seeing only the declarations made before the current point, exactly as the one-pass
+// build would; the fragments are then concatenated with their ids shifted.
+struct ScopeTable {
+  std::unordered_map<std::string_view, SymbolId> names;
+  std::vector<SymbolId> ranges;
+  std::unordered_map<std::string_view, SymbolId> labels;
+};
+
+// What the declarations pass saw, for the fragments.
+struct ModuleScopeView {
+  Module module;      // Module-scope declarations and signatures, in order.
+  ScopeTable table;   // Its module-scope table (first declaration of each name wins).
+  // Per symbol of `module`: its position among the module-scope declarations (UINT32_MAX for
+  // parameters), which tells whether it is declared yet at a point of a fragment.
+  std::vector<std::uint32_t> ordinal;
+  std::vector<TSNode> items;                // The module items.
+  std::vector<std::uint32_t> cursorAtItem;  // Module-scope declarations before each item.
+};
+
+// A name resolved to a module-scope declaration of the declarations pass, in a fragment.
+constexpr SymbolId kModuleScopeTag = 0x80000000u;
+
 class Builder {
  public:
   Builder(std::string_view text, const SyntaxTree& tree, std::optional<ByteRange> bodiesWithin)
@@ -115,11 +143,49 @@ class Builder {
       do {
         TSNode item = ts_tree_cursor_current_node(&cursor);
         if (ts_node_is_extra(item) && ts_node_symbol(item) != static_cast<TSSymbol>(-1)) continue;
+        if (declarationsOnly_) {
+          items_.push_back(item);
+          cursorAtItem_.push_back(static_cast<std::uint32_t>(module_.scopes[0].symbols.size()));
+        }
         moduleItem(item, index++);
       } while (ts_tree_cursor_goto_next_sibling(&cursor));
     }
     ts_tree_cursor_delete(&cursor);
     indexPositions();
+    return std::move(module_);
+  }
+
+  // The declarations pass: module items, their module-scope declarations and signatures; no
+  // bodies and no references.
+  static ModuleScopeView declarationsPass(std::string_view text, const SyntaxTree& tree) {
+    Builder builder(text, tree, ByteRange{UINT32_MAX, UINT32_MAX});
+    builder.declarationsOnly_ = true;
+    ModuleScopeView view;
+    view.module = builder.build();
+    view.table = std::move(builder.tables_[0]);
+    view.items = std::move(builder.items_);
+    view.cursorAtItem = std::move(builder.cursorAtItem_);
+    view.ordinal.assign(view.module.symbols.size(), UINT32_MAX);
+    const std::vector<SymbolId>& declared = view.module.scopes[0].symbols;
+    for (std::size_t i = 0; i < declared.size(); ++i) view.ordinal[declared[i]] = static_cast<std::uint32_t>(i);
+    return view;
+  }
+
+  // A fragment: builds items [first, last) of the declarations pass `view`.
+  Builder(std::string_view text, const SyntaxTree& tree, const ModuleScopeView& view)
+      : text_(text), tree_(tree), k_(syntaxKinds()), f_(k_.fields), view_(&view) {}
+
+  Module buildFragment(std::span<const TSNode> items, std::size_t firstIndex, std::uint32_t cursor) {
+    module_.scopes.push_back({kNoScope, {0, static_cast<std::uint32_t>(text_.size())}, {}, {}});
+    tables_.emplace_back();
+    moduleCursor_ = cursor;
+    for (std::size_t i = 0; i < items.size(); ++i) moduleItem(items[i], firstIndex + i);
+    // References are sorted per fragment; fragments cover ascending byte ranges, so their
+    // concatenation is what sorting all of them would give.
+    auto byBegin = [](const Reference& a, const Reference& b) { return a.range.begin < b.range.begin; };
+    if (!std::is_sorted(module_.references.begin(), module_.references.end(), byBegin)) {
+      std::stable_sort(module_.references.begin(), module_.references.end(), byBegin);
+    }
     return std::move(module_);
   }
 
@@ -137,12 +203,6 @@ class Builder {
       return module_.symbols[a].nameRange.begin < module_.symbols[b].nameRange.begin;
     });
   }
-
-  struct ScopeTable {
-    std::unordered_map<std::string_view, SymbolId> names;
-    std::vector<SymbolId> ranges;
-    std::unordered_map<std::string_view, SymbolId> labels;
-  };
 
   struct PendingLabel {
     std::size_t reference;
@@ -170,6 +230,13 @@ class Builder {
     symbol.scope = scope;
     auto id = static_cast<SymbolId>(module_.symbols.size());
     module_.symbols.push_back(std::move(symbol));
+    if (view_ != nullptr && scope == 0) {
+      // A fragment's module-scope declaration: the declarations pass made the same one, in
+      // the same order, and its table answers lookups. (Module scope records no duplicates.)
+      module_.scopes[0].symbols.push_back(id);
+      ++moduleCursor_;
+      return id;
+    }
     const Symbol& declared = module_.symbols.back();
     ScopeTable& table = tables_[scope];
     // Keys view the source text, which outlives the tables (symbol names move on growth).
@@ -211,6 +278,7 @@ class Builder {
 
   SymbolId lookup(std::string_view name, ScopeId scope) const {
     for (ScopeId s = scope; s != kNoScope; s = module_.scopes[s].parent) {
+      if (s == 0 && view_ != nullptr) return moduleLookup(name);
       const ScopeTable& table = tables_[s];
       if (auto it = table.names.find(name); it != table.names.end()) return it->second;
       for (SymbolId range : table.ranges) {
@@ -218,6 +286,27 @@ class Builder {
       }
     }
     return kNoSymbol;
+  }
+
+  // A fragment's lookup in the module scope: the declarations pass's table, restricted to the
+  // declarations made before this point (the first declaration of a name is the one in the
+  // table, so a name whose first declaration comes later is not declared yet at all).
+  SymbolId moduleLookup(std::string_view name) const {
+    auto declaredYet = [&](SymbolId id) { return view_->ordinal[id] < moduleCursor_; };
+    const ScopeTable& table = view_->table;
+    if (auto it = table.names.find(name); it != table.names.end() && declaredYet(it->second)) {
+      return it->second | kModuleScopeTag;
+    }
+    for (SymbolId range : table.ranges) {
+      if (declaredYet(range) && view_->module.symbols[range].matches(name)) return range | kModuleScopeTag;
+    }
+    return kNoSymbol;
+  }
+
+  // A symbol by id; in a fragment, ids tagged kModuleScopeTag are the declarations pass's.
+  const Symbol& symbolOf(SymbolId id) const {
+    if (view_ != nullptr && (id & kModuleScopeTag) != 0) return view_->module.symbols[id & ~kModuleScopeTag];
+    return module_.symbols[id];
   }
 
   SymbolId lookupLabel(std::string_view name, ScopeId scope) const {
@@ -593,7 +682,7 @@ class Builder {
       if (operand.symbol == kNoSymbol) {
         operand.shape = isPredefinedName(name) ? OperandShape::SpecialRegister : OperandShape::UnresolvedName;
       } else {
-        operand.shape = module_.symbols[operand.symbol].isRegister() ? OperandShape::Register : OperandShape::Symbol;
+        operand.shape = symbolOf(operand.symbol).isRegister() ? OperandShape::Register : OperandShape::Symbol;
       }
     } else if (symbol == k_.componentExpression) {
       // %tid.x; a register's vector component (%v.x) also lands here.
@@ -653,7 +742,7 @@ class Builder {
       if (!ts_node_is_null(op) && textOf(op) == "!" && !ts_node_is_null(inner) &&
           ts_node_symbol(inner) == k_.identifier) {
         SymbolId target = lookup(textOf(inner), scope);
-        if (target != kNoSymbol && module_.symbols[target].isRegister()) {
+        if (target != kNoSymbol && symbolOf(target).isRegister()) {
           operand.shape = OperandShape::NegatedPredicate;
           operand.symbol = target;
         }
@@ -679,6 +768,7 @@ class Builder {
   // Visits every identifier below `node` (iteratively) as a use.
   void collectUses(TSNode node, ScopeId scope, ReferenceRole role, bool damaged,
                    std::vector<PendingLabel>* pending = nullptr) {
+    if (declarationsOnly_) return;  // Uses declare nothing.
     TSTreeCursor cursor = ts_tree_cursor_new(node);
     std::uint32_t depth = 0;
     while (true) {
@@ -770,12 +860,189 @@ class Builder {
   const SyntaxKinds& k_;
   const SyntaxFields& f_;
   std::vector<TSNode> operandNodes_;  // Scratch space of recordInstruction.
+  // Declarations pass.
+  bool declarationsOnly_ = false;
+  std::vector<TSNode> items_;
+  std::vector<std::uint32_t> cursorAtItem_;
+  // Fragment.
+  const ModuleScopeView* view_ = nullptr;
+  std::uint32_t moduleCursor_ = 0;  // Module-scope declarations made so far.
 };
+
+// Runs body(i) for i in [0, count) on up to `threads` threads (the caller's included).
+template <typename F>
+void parallelFor(std::size_t count, unsigned threads, F&& body) {
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < count; i = next++) body(i);
+  };
+  std::vector<std::thread> helpers;
+  for (std::size_t t = 1; t < std::min<std::size_t>(threads, count); ++t) helpers.emplace_back(work);
+  work();
+  for (std::thread& helper : helpers) helper.join();
+}
+
+// Appends `fragments` (consecutive groups of module items, in order) into one module, as the
+// one-pass build would have numbered it: each fragment's symbols, scopes, instructions,
+// operands, modifiers, references and functions follow the previous fragment's.
+Module joinFragments(std::string_view text, ModuleScopeView& view, std::vector<Module>& fragments,
+                     const std::vector<std::size_t>& firstItems, unsigned threads) {
+  std::size_t count = fragments.size();
+  struct Bases {
+    std::size_t symbols = 0, scopes = 0, instructions = 0, modifiers = 0, operands = 0, references = 0,
+                functions = 0, duplicates = 0;
+  };
+  std::vector<Bases> bases(count);
+  Bases total;
+  total.scopes = 1;  // The module scope.
+  for (std::size_t g = 0; g < count; ++g) {
+    const Module& fragment = fragments[g];
+    bases[g] = total;
+    total.symbols += fragment.symbols.size();
+    total.scopes += fragment.scopes.size() - 1;
+    total.instructions += fragment.instructions.size();
+    total.modifiers += fragment.modifiers.size();
+    total.operands += fragment.operands.size();
+    total.references += fragment.references.size();
+    total.functions += fragment.functions.size();
+    total.duplicates += fragment.duplicates.size();
+  }
+  // Where each module-scope declaration of the declarations pass lands.
+  std::vector<SymbolId> finalOf(view.module.symbols.size(), kNoSymbol);
+  Module module;
+  module.header = std::move(view.module.header);
+  module.scopes.resize(total.scopes);
+  module.scopes[0] = {kNoScope, {0, static_cast<std::uint32_t>(text.size())}, {}, {}};
+  for (std::size_t g = 0; g < count; ++g) {
+    std::uint32_t ordinal = view.cursorAtItem[firstItems[g]];
+    for (SymbolId local : fragments[g].scopes[0].symbols) {
+      auto global = static_cast<SymbolId>(bases[g].symbols + local);
+      finalOf[view.module.scopes[0].symbols[ordinal++]] = global;
+      module.scopes[0].symbols.push_back(global);
+    }
+  }
+  module.symbols.resize(total.symbols);
+  module.instructions.resize(total.instructions);
+  module.modifiers.resize(total.modifiers);
+  module.operands.resize(total.operands);
+  module.references.resize(total.references);
+  module.functions.resize(total.functions);
+  module.duplicates.resize(total.duplicates);
+  parallelFor(count, threads, [&](std::size_t g) {
+    Module& fragment = fragments[g];
+    const Bases& base = bases[g];
+    auto symbol = [&](SymbolId id) -> SymbolId {
+      if (id == kNoSymbol) return kNoSymbol;
+      if ((id & kModuleScopeTag) != 0) return finalOf[id & ~kModuleScopeTag];
+      return static_cast<SymbolId>(base.symbols + id);
+    };
+    auto scope = [&](ScopeId id) -> ScopeId {
+      if (id == kNoScope || id == 0) return id;
+      return static_cast<ScopeId>(base.scopes + id - 1);
+    };
+    for (std::size_t i = 0; i < fragment.symbols.size(); ++i) {
+      Symbol& moved = module.symbols[base.symbols + i] = std::move(fragment.symbols[i]);
+      moved.scope = scope(moved.scope);
+    }
+    for (std::size_t i = 1; i < fragment.scopes.size(); ++i) {
+      Scope& moved = module.scopes[base.scopes + i - 1] = std::move(fragment.scopes[i]);
+      moved.parent = scope(moved.parent);
+      for (SymbolId& id : moved.symbols) id = symbol(id);
+      for (SymbolId& id : moved.labels) id = symbol(id);
+    }
+    for (std::size_t i = 0; i < fragment.instructions.size(); ++i) {
+      InstructionSite& site = module.instructions[base.instructions + i] = fragment.instructions[i];
+      site.firstModifier += static_cast<std::uint32_t>(base.modifiers);
+      site.firstOperand += static_cast<std::uint32_t>(base.operands);
+      site.scope = scope(site.scope);
+      site.guardSymbol = symbol(site.guardSymbol);
+      site.callee = symbol(site.callee);
+    }
+    std::copy(fragment.modifiers.begin(), fragment.modifiers.end(), module.modifiers.begin() + base.modifiers);
+    for (std::size_t i = 0; i < fragment.operands.size(); ++i) {
+      InstructionOperand& operand = module.operands[base.operands + i] = fragment.operands[i];
+      operand.symbol = symbol(operand.symbol);
+      if (operand.shape == OperandShape::Vector || operand.shape == OperandShape::PredicatePair) {
+        operand.firstElement += static_cast<std::uint32_t>(base.operands);
+      }
+    }
+    for (std::size_t i = 0; i < fragment.references.size(); ++i) {
+      Reference& reference = module.references[base.references + i] = fragment.references[i];
+      reference.target = symbol(reference.target);
+    }
+    for (std::size_t i = 0; i < fragment.functions.size(); ++i) {
+      FunctionInfo& function = module.functions[base.functions + i] = std::move(fragment.functions[i]);
+      function.symbol = symbol(function.symbol);
+      for (SymbolId& id : function.returns) id = symbol(id);
+      for (SymbolId& id : function.parameters) id = symbol(id);
+      // Only definitions whose body was walked have an instruction range.
+      if (function.bodyScope != kNoScope) function.firstInstruction += static_cast<std::uint32_t>(base.instructions);
+      function.bodyScope = scope(function.bodyScope);
+    }
+    for (std::size_t i = 0; i < fragment.duplicates.size(); ++i) {
+      auto [existing, duplicate] = fragment.duplicates[i];
+      module.duplicates[base.duplicates + i] = {symbol(existing), symbol(duplicate)};
+    }
+    fragment = Module{};
+  });
+  module.symbolsByPosition.resize(module.symbols.size());
+  for (SymbolId id = 0; id < module.symbols.size(); ++id) module.symbolsByPosition[id] = id;
+  std::stable_sort(module.symbolsByPosition.begin(), module.symbolsByPosition.end(), [&](SymbolId a, SymbolId b) {
+    return module.symbols[a].nameRange.begin < module.symbols[b].nameRange.begin;
+  });
+  return module;
+}
 
 }  // namespace
 
 Module buildModule(std::string_view text, const SyntaxTree& tree, std::optional<ByteRange> bodiesWithin) {
   return Builder(text, tree, bodiesWithin).build();
+}
+
+Module buildModuleParallel(std::string_view text, const SyntaxTree& tree, unsigned threads) {
+  if (threads <= 1 || ts_node_is_null(tree.root())) return buildModule(text, tree);
+  ModuleScopeView view = Builder::declarationsPass(text, tree);
+  const std::vector<TSNode>& items = view.items;
+  if (items.size() < 2) return buildModule(text, tree);
+  // Groups of consecutive items of about equal size, a few per thread so that one big
+  // function does not leave the other threads idle.
+  std::uint64_t bytes = ts_node_end_byte(items.back()) - ts_node_start_byte(items.front());
+  std::uint64_t target = std::max<std::uint64_t>(bytes / (std::uint64_t{threads} * 4), 1);
+  std::vector<std::size_t> firstItems{0};
+  std::uint32_t groupStart = ts_node_start_byte(items.front());
+  for (std::size_t i = 1; i < items.size(); ++i) {
+    if (ts_node_start_byte(items[i]) - groupStart >= target) {
+      firstItems.push_back(i);
+      groupStart = ts_node_start_byte(items[i]);
+    }
+  }
+  if (firstItems.size() < 2) return buildModule(text, tree);
+  std::vector<Module> fragments(firstItems.size());
+  auto lastItem = [&](std::size_t g) { return g + 1 < firstItems.size() ? firstItems[g + 1] : items.size(); };
+  auto groupBytes = [&](std::size_t g) {
+    return ts_node_end_byte(items[lastItem(g) - 1]) - ts_node_start_byte(items[firstItems[g]]);
+  };
+  // Biggest groups first, so that no big one is left for the end while other threads idle.
+  std::vector<std::size_t> order(fragments.size());
+  for (std::size_t g = 0; g < order.size(); ++g) order[g] = g;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return groupBytes(a) > groupBytes(b); });
+  parallelFor(fragments.size(), threads, [&](std::size_t taken) {
+    std::size_t g = order[taken];
+    std::size_t first = firstItems[g];
+    std::size_t last = lastItem(g);
+    Builder builder(text, tree, view);
+    fragments[g] = builder.buildFragment(std::span<const TSNode>(items).subspan(first, last - first), first,
+                                         view.cursorAtItem[first]);
+  });
+  // Each fragment made the module-scope declarations the declarations pass saw in its items
+  // (the same code on the same nodes); anything else would be a bug, which the one-pass
+  // build sidesteps.
+  for (std::size_t g = 0; g < fragments.size(); ++g) {
+    std::size_t last = lastItem(g);
+    std::uint32_t end = last < items.size() ? view.cursorAtItem[last] : static_cast<std::uint32_t>(view.module.scopes[0].symbols.size());
+    if (fragments[g].scopes[0].symbols.size() != end - view.cursorAtItem[firstItems[g]]) return buildModule(text, tree);
+  }
+  return joinFragments(text, view, fragments, firstItems, threads);
 }
 
 }  // namespace ptx

@@ -6,8 +6,11 @@
 #include "syntax/SyntaxDiagnostics.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <string>
+#include <thread>
 
 #include "isa/IsaReference.h"
 #include "syntax/SyntaxKinds.h"
@@ -235,6 +238,19 @@ class Collector {
     diagnostic.related = std::move(related);
     diagnostics_.push_back(std::move(diagnostic));
   }
+
+  // A diagnostic another collector found (the parallel walk's), counted against the limit
+  // like one reported here.
+  void add(Diagnostic diagnostic) {
+    if (full()) {
+      ++suppressed_;
+      return;
+    }
+    diagnostics_.push_back(std::move(diagnostic));
+  }
+
+  // Everything found, in the order found (for a collector without a limit).
+  std::vector<Diagnostic>& found() { return diagnostics_; }
 
   // Everything after an unterminated block comment is inside that comment as far as ptxas
   // is concerned; diagnostics past it are cascades.
@@ -540,9 +556,10 @@ void checkOpcode(Collector& out, TSNode instruction, const SyntaxKinds& kinds) {
   out.report("SYN008", rangeOf(opcode), std::move(message));
 }
 
-void walk(Collector& out, const SyntaxTree& tree, const SyntaxKinds& kinds, ByteRange focus) {
-  TSTreeCursor cursor = ts_tree_cursor_new(tree.root());
-  std::uint32_t depth = 0;
+// Walks the tree below `start`, which sits at `startDepth` (0: the root; 1: a module item).
+void walk(Collector& out, TSNode start, std::uint32_t startDepth, const SyntaxKinds& kinds, ByteRange focus) {
+  TSTreeCursor cursor = ts_tree_cursor_new(start);
+  std::uint32_t depth = startDepth;
   // One mistake at module level (a '}' that closes a body early) derails every item after
   // it until recovery finds its feet; only the first item of such a run is reported.
   // Clean items that often leak out of a broken function (its `.reg` lines) do not end
@@ -630,8 +647,67 @@ std::vector<Diagnostic> collectSyntaxDiagnostics(std::string_view text, const Sy
                "no syntax results");
     return out.finish();
   }
-  walk(out, tree, syntaxKinds(), focus);
+  walk(out, tree.root(), 0, syntaxKinds(), focus);
   reportPreprocessorLines(out, tree, syntaxKinds(), focus);
+  return out.finish();
+}
+
+std::vector<Diagnostic> collectSyntaxDiagnosticsParallel(std::string_view text, const SyntaxTree& tree,
+                                                         const SyntaxDiagnosticOptions& options, unsigned threads) {
+  TSNode root = tree.root();
+  if (threads <= 1 || !tree.isComplete() || ts_node_has_error(root)) return collectSyntaxDiagnostics(text, tree, options);
+  // Without errors the walk keeps no state from one module item to the next, so groups of
+  // items are walked separately, and the text's lines are searched for preprocessor lines
+  // in ranges; each list is found in the order the one-pass collection finds it, and fed to
+  // one collector in that order (non-ASCII bytes, the walk, preprocessor lines), which then
+  // applies the limit and sorts exactly as collectSyntaxDiagnostics does.
+  const SyntaxKinds& kinds = syntaxKinds();
+  const ByteRange everything{0, static_cast<std::uint32_t>(text.size())};
+  std::vector<TSNode> items;
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      items.push_back(ts_tree_cursor_current_node(&cursor));
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+  std::size_t groups = std::min<std::size_t>(std::size_t{threads} * 4, items.size());
+  std::size_t lineRanges = std::size_t{threads} * 4;
+  std::vector<std::uint32_t> lineBounds{0};
+  for (std::size_t r = 1; r < lineRanges; ++r) {
+    std::size_t at = text.find('\n', text.size() * r / lineRanges);
+    if (at == std::string_view::npos) break;
+    if (at + 1 > lineBounds.back()) lineBounds.push_back(static_cast<std::uint32_t>(at + 1));
+  }
+  lineBounds.push_back(static_cast<std::uint32_t>(text.size()));
+  std::size_t lineTasks = lineBounds.size() - 1;
+  SyntaxDiagnosticOptions unlimited;
+  unlimited.maxDiagnostics = SIZE_MAX;
+  std::vector<Collector> found;
+  found.reserve(groups + lineTasks);
+  for (std::size_t i = 0; i < groups + lineTasks; ++i) found.emplace_back(text, unlimited);
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t task = next++; task < groups + lineTasks; task = next++) {
+      if (task < groups) {
+        std::size_t first = items.size() * task / groups;
+        std::size_t last = items.size() * (task + 1) / groups;
+        for (std::size_t i = first; i < last; ++i) walk(found[task], items[i], 1, kinds, everything);
+      } else {
+        std::size_t r = task - groups;
+        reportPreprocessorLines(found[task], tree, kinds, ByteRange{lineBounds[r], lineBounds[r + 1]});
+      }
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (std::size_t t = 1; t < std::min<std::size_t>(threads, groups + lineTasks); ++t) helpers.emplace_back(work);
+  work();
+  for (std::thread& helper : helpers) helper.join();
+  Collector out(text, options);
+  reportNonAscii(out, everything);
+  for (Collector& list : found) {
+    for (Diagnostic& diagnostic : list.found()) out.add(std::move(diagnostic));
+  }
   return out.finish();
 }
 

@@ -34,6 +34,11 @@ std::vector<Diagnostic> collectSyntaxDiagnostics(std::string_view text, const Sy
 std::vector<Diagnostic> collectSyntaxDiagnostics(std::string_view text, const SyntaxTree& tree,
                                                  const SyntaxDiagnosticOptions& options, ByteRange focus);
 
+// The same as collectSyntaxDiagnostics(text, tree, options), on up to `threads` threads when
+// the tree has no syntax errors (module items are then independent); otherwise on this one.
+std::vector<Diagnostic> collectSyntaxDiagnosticsParallel(std::string_view text, const SyntaxTree& tree,
+                                                         const SyntaxDiagnosticOptions& options, unsigned threads);
+
 // The single diagnostic reported for binary input.
 Diagnostic binaryFileDiagnostic(std::string_view text);
 

@@ -2,9 +2,48 @@
 #include "syntax/SyntaxTree.h"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstring>
+#include <thread>
 
 #include "tree-sitter-ptx.h"
+
+// Joining piece trees uses four functions of tree-sitter's own library that its public header
+// does not declare (they are exported by libtree-sitter 0.20.x, the version this project
+// builds against). A subtree is an 8-byte union passed by value; an array of them is
+// {contents, size, capacity}. The joined tree is checked against the pieces before use.
+extern "C" {
+union PtxTsSubtree {
+  std::uint64_t inlineData;
+  const void* heapData;
+};
+struct PtxTsSubtreeArray {
+  PtxTsSubtree* contents;
+  std::uint32_t size;
+  std::uint32_t capacity;
+};
+PtxTsSubtree ts_subtree_new_node(TSSymbol symbol, PtxTsSubtreeArray* children, unsigned productionId,
+                                 const TSLanguage* language);
+void ts_subtree_retain(PtxTsSubtree subtree);
+// A pool of free nodes: two arrays {contents, size, capacity}; a zeroed one frees directly.
+struct PtxTsSubtreePool {
+  void* freeTrees;
+  std::uint32_t freeTreesSize, freeTreesCapacity;
+  void* treeStack;
+  std::uint32_t treeStackSize, treeStackCapacity;
+};
+void ts_subtree_release(PtxTsSubtreePool* pool, PtxTsSubtree subtree);
+void ts_subtree_pool_delete(PtxTsSubtreePool* pool);
+void ts_subtree_set_symbol(PtxTsSubtree* subtree, TSSymbol symbol, const TSLanguage* language);
+TSTree* ts_tree_new(PtxTsSubtree root, const TSLanguage* language, const TSRange* includedRanges,
+                    unsigned includedRangeCount);
+extern void* (*ts_current_malloc)(std::size_t);
+}
+
+static_assert(TREE_SITTER_LANGUAGE_VERSION == 14 && TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION == 13,
+              "parseSyntaxChunked joins trees with tree-sitter 0.20 internals; check them for this version");
+static_assert(sizeof(PtxTsSubtree) == 8 && sizeof(PtxTsSubtreePool) == 32);
 
 namespace ptx {
 namespace {
@@ -88,7 +127,274 @@ TSPoint pointAt(std::string_view text, std::uint32_t offset) {
   return {row, column};
 }
 
+// ── Chunked parsing ─────────────────────────────────────────────────────────────────────
+
+// A line whose first token is one of these starts a module item (a function or a module
+// variable); none of them can start a statement inside a body.
+bool startsModuleItem(std::string_view rest) {
+  static constexpr std::array<std::string_view, 8> kKeywords = {".visible", ".extern", ".weak", ".entry",
+                                                                ".func",    ".global", ".const", ".common"};
+  for (std::string_view keyword : kKeywords) {
+    if (rest.size() > keyword.size() && rest.starts_with(keyword) &&
+        (rest[keyword.size()] == ' ' || rest[keyword.size()] == '\t')) {
+      return true;
+    }
+  }
+  return false;
+}
+
+struct Cut {
+  std::uint32_t offset = 0;
+  TSPoint point{0, 0};
+};
+
+// The cuts (see moduleItemCuts) with their points. One pass over the text, tracking brace
+// depth and the last significant byte outside comments, strings and preprocessor lines;
+// anything it does not understand (an unterminated comment, a '}' too many) ends the search.
+std::vector<Cut> findCuts(std::string_view text, std::size_t pieceBytes) {
+  std::vector<Cut> cuts;
+  if (text.size() <= pieceBytes) return cuts;
+  // Bytes that change the state; everything else only updates `last` when it is not blank.
+  static constexpr auto kSpecial = [] {
+    std::array<bool, 256> special{};
+    for (unsigned char c : std::string_view("\n/\"{}")) special[c] = true;
+    return special;
+  }();
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; };
+  const std::size_t size = text.size();
+  std::size_t lastCut = 0;
+  std::uint32_t row = 0;
+  std::size_t lineStart = 0;
+  long depth = 0;
+  char last = 0;
+  std::size_t i = 0;
+  while (i < size) {
+    // A run of ordinary bytes: remember its last non-blank one.
+    std::size_t j = i;
+    while (j < size && !kSpecial[static_cast<unsigned char>(text[j])]) ++j;
+    for (std::size_t k = j; k > i; --k) {
+      if (!blank(text[k - 1])) {
+        last = text[k - 1];
+        break;
+      }
+    }
+    if (j >= size) break;
+    char c = text[j];
+    i = j + 1;
+    if (c == '\n') {
+      ++row;
+      lineStart = i;
+      std::size_t first = i;
+      while (first < size && blank(text[first])) ++first;
+      if (first < size && text[first] == '#') {
+        // A preprocessor line or line marker: an extra, like a comment.
+        std::size_t newline = text.find('\n', first);
+        i = newline == std::string_view::npos ? size : newline;
+        continue;
+      }
+      if (depth == 0 && (last == '}' || last == ';') && first < size && text[first] == '.' &&
+          first - lastCut >= pieceBytes && size - first >= pieceBytes / 4 && startsModuleItem(text.substr(first))) {
+        cuts.push_back({static_cast<std::uint32_t>(first), {row, static_cast<std::uint32_t>(first - lineStart)}});
+        lastCut = first;
+      }
+      i = first;
+    } else if (c == '/') {
+      if (i < size && text[i] == '/') {
+        std::size_t newline = text.find('\n', i);
+        i = newline == std::string_view::npos ? size : newline;
+      } else if (i < size && text[i] == '*') {
+        std::size_t close = text.find("*/", i + 1);
+        if (close == std::string_view::npos) break;
+        for (std::size_t k = i; k < close; ++k) {
+          if (text[k] == '\n') {
+            ++row;
+            lineStart = k + 1;
+          }
+        }
+        i = close + 2;
+      } else {
+        last = c;
+      }
+    } else if (c == '"') {
+      while (i < size && text[i] != '"' && text[i] != '\n') ++i;
+      if (i >= size || text[i] == '\n') break;  // Unterminated: the parse reports it.
+      ++i;
+      last = c;
+    } else {
+      depth += c == '{' ? 1 : -1;
+      if (depth < 0) break;
+      last = c;
+    }
+  }
+  return cuts;
+}
+
+// The hidden symbol that stands in for each piece's root in the joined tree: the repetition
+// helper of `source_file`, which full parses use the same way.
+TSSymbol pieceSymbol(const TSLanguage* language) {
+  static const TSSymbol symbol = [language] {
+    for (TSSymbol s = 0; s < ts_language_symbol_count(language); ++s) {
+      if (ts_language_symbol_type(language, s) == TSSymbolTypeAuxiliary &&
+          std::string_view(ts_language_symbol_name(language, s)) == "source_file_repeat1") {
+        return s;
+      }
+    }
+    return TSSymbol{0};
+  }();
+  return symbol;
+}
+
+bool samePoint(TSPoint a, TSPoint b) { return a.row == b.row && a.column == b.column; }
+
+// Releases the pieces' roots of a joined tree on several threads: most of the time to free a
+// big tree, which ts_tree_delete would spend on one.
+void releasePieces(const std::vector<PtxTsSubtree>& pieces, unsigned threads) {
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    PtxTsSubtreePool pool{};
+    for (std::size_t k = next++; k < pieces.size(); k = next++) ts_subtree_release(&pool, pieces[k]);
+    ts_subtree_pool_delete(&pool);
+  };
+  std::vector<std::thread> helpers;
+  for (std::size_t t = 1; t < std::min<std::size_t>(threads, pieces.size()); ++t) helpers.emplace_back(work);
+  work();
+  for (std::thread& helper : helpers) helper.join();
+}
+
+// Deletes a joined tree: the root first (the pieces keep the reference `pieces` holds), then
+// the pieces side by side.
+struct JoinedTreeDeleter {
+  std::vector<PtxTsSubtree> pieces;
+  unsigned threads = 1;
+  void operator()(TSTree* tree) const {
+    ts_tree_delete(tree);
+    releasePieces(pieces, threads);
+  }
+};
+
+// Joins the piece trees (each parsed over [cuts[k-1], cuts[k]) of the text) under one
+// `source_file` root. Each piece's positions are made relative to the end of the piece
+// before it (an edit deleting the bytes before its start, which only touches the padding of
+// its first token), its root becomes a hidden node, and the new root sums them up.
+// Takes ownership of the trees; returns null (having freed them) when a check fails. On
+// success `pieces` holds one more reference to each piece's root, for JoinedTreeDeleter.
+TSTree* joinPieces(std::vector<TSTree*>& trees, const std::vector<Cut>& cuts, std::string_view text,
+                   std::vector<PtxTsSubtree>& pieces) {
+  const TSLanguage* language = tree_sitter_ptx();
+  TSSymbol hidden = pieceSymbol(language);
+  TSSymbol sourceFile = ts_node_symbol(ts_tree_root_node(trees.front()));
+  std::uint32_t visibleChildren = 0;
+  bool ok = hidden != 0;
+  for (std::size_t k = 0; k < trees.size() && ok; ++k) {
+    TSNode root = ts_tree_root_node(trees[k]);
+    visibleChildren += ts_node_child_count(root);
+    // Every piece but the last ends exactly at the next cut (its end-of-input padding).
+    if (k + 1 < trees.size()) {
+      ok = ts_node_end_byte(root) == cuts[k].offset && samePoint(ts_node_end_point(root), cuts[k].point);
+    } else {
+      ok = ts_node_end_byte(root) == text.size();
+    }
+    ok = ok && ts_node_symbol(root) == sourceFile;
+  }
+  if (!ok) {
+    for (TSTree* tree : trees) ts_tree_delete(tree);
+    return nullptr;
+  }
+  auto count = static_cast<std::uint32_t>(trees.size());
+  PtxTsSubtreeArray children{static_cast<PtxTsSubtree*>(ts_current_malloc(sizeof(PtxTsSubtree) * count)), 0, count};
+  for (std::size_t k = 0; k < trees.size(); ++k) {
+    if (k > 0) {
+      const Cut& start = cuts[k - 1];
+      TSInputEdit dropPrefix{0, start.offset, 0, {0, 0}, start.point, {0, 0}};
+      ts_tree_edit(trees[k], &dropPrefix);
+    }
+    PtxTsSubtree root = *static_cast<const PtxTsSubtree*>(ts_tree_root_node(trees[k]).id);
+    ts_subtree_retain(root);
+    ts_tree_delete(trees[k]);  // The reference just taken is now the only one: `children`'s.
+    ts_subtree_set_symbol(&root, hidden, language);
+    children.contents[children.size++] = root;
+    ts_subtree_retain(root);  // `pieces`'s.
+    pieces.push_back(root);
+  }
+  trees.clear();
+  PtxTsSubtree joinedRoot = ts_subtree_new_node(sourceFile, &children, 0, language);
+  const TSRange everything{{0, 0}, {UINT32_MAX, UINT32_MAX}, 0, UINT32_MAX};
+  TSTree* joined = ts_tree_new(joinedRoot, language, &everything, 1);
+  TSNode root = ts_tree_root_node(joined);
+  if (ts_node_end_byte(root) != text.size() || ts_node_child_count(root) != visibleChildren || ts_node_has_error(root)) {
+    ts_tree_delete(joined);
+    releasePieces(pieces, 1);
+    pieces.clear();
+    return nullptr;
+  }
+  return joined;
+}
+
 }  // namespace
+
+std::vector<std::uint32_t> moduleItemCuts(std::string_view text, std::size_t pieceBytes) {
+  std::vector<std::uint32_t> offsets;
+  for (const Cut& cut : findCuts(text, std::max<std::size_t>(pieceBytes, 1))) offsets.push_back(cut.offset);
+  return offsets;
+}
+
+SyntaxTree parseSyntaxChunked(std::string_view text, const ParseOptions& options, unsigned threads,
+                              std::size_t pieceBytes) {
+  if (threads <= 1 || text.size() >= UINT32_MAX) return parseSyntax(text, options);
+  std::vector<Cut> cuts = findCuts(text, std::max<std::size_t>(pieceBytes, 1));
+  if (cuts.empty()) return parseSyntax(text, options);
+  std::size_t pieces = cuts.size() + 1;
+  std::vector<TSTree*> trees(pieces, nullptr);
+  auto startOf = [&](std::size_t k) { return k == 0 ? 0 : cuts[k - 1].offset; };
+  auto endOf = [&](std::size_t k) { return k + 1 < pieces ? cuts[k].offset : static_cast<std::uint32_t>(text.size()); };
+  // Biggest pieces first, so that no big one is left for the end while other threads idle.
+  std::vector<std::size_t> order(pieces);
+  for (std::size_t k = 0; k < pieces; ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return endOf(a) - startOf(a) > endOf(b) - startOf(b); });
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    TSParser* parser = threadParser();
+    for (std::size_t taken = next++; taken < pieces; taken = next++) {
+      std::size_t k = order[taken];
+      TSRange range{{0, 0}, {UINT32_MAX, UINT32_MAX}, 0, UINT32_MAX};
+      if (k > 0) {
+        range.start_byte = cuts[k - 1].offset;
+        range.start_point = cuts[k - 1].point;
+      }
+      if (k + 1 < pieces) {
+        range.end_byte = cuts[k].offset;
+        range.end_point = cuts[k].point;
+      }
+      ts_parser_set_included_ranges(parser, &range, 1);
+      trees[k] = runParser(nullptr, text, options);
+    }
+    ts_parser_set_included_ranges(parser, nullptr, 0);
+  };
+  std::vector<std::thread> helpers;
+  for (unsigned t = 1; t < std::min<std::size_t>(threads, pieces); ++t) helpers.emplace_back(work);
+  work();
+  for (std::thread& helper : helpers) helper.join();
+
+  // A piece with an error may have recovered differently than the whole text would (recovery
+  // can reach back across the cut); a stopped piece means the whole parse would stop too.
+  bool usable = std::all_of(trees.begin(), trees.end(),
+                            [](TSTree* tree) { return tree != nullptr && !ts_node_has_error(ts_tree_root_node(tree)); });
+  TSTree* joined = nullptr;
+  std::vector<PtxTsSubtree> pieceRoots;
+  if (usable) {
+    joined = joinPieces(trees, cuts, text, pieceRoots);
+  } else {
+    for (TSTree* tree : trees) {
+      if (tree != nullptr) ts_tree_delete(tree);
+    }
+  }
+  if (joined == nullptr) return parseSyntax(text, options);
+  SyntaxTree result;
+  result.tree_.reset(joined, JoinedTreeDeleter{std::move(pieceRoots), threads});
+  result.pieces_ = pieces;
+  return result;
+}
 
 SyntaxEdit describeEdit(std::string_view oldText, std::uint32_t begin, std::uint32_t oldEnd,
                         std::string_view inserted) {

@@ -14,6 +14,7 @@
 #include <memory>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include <tree_sitter/api.h>
 
@@ -51,7 +52,12 @@ class SyntaxTree {
   // False when parsing stopped early (time limit or cancellation).
   bool isComplete() const { return tree_ != nullptr && complete_; }
 
+  // How many pieces parseSyntaxChunked parsed the text in (1 for every other parse).
+  std::size_t pieces() const { return pieces_; }
+
   friend SyntaxTree parseSyntax(std::string_view text, const ParseOptions& options);
+  friend SyntaxTree parseSyntaxChunked(std::string_view text, const ParseOptions& options, unsigned threads,
+                                       std::size_t pieceBytes);
   friend SyntaxTree reparseSyntax(const SyntaxTree& old, std::string_view newText,
                                   std::span<const SyntaxEdit> edits, const ParseOptions& options);
 
@@ -61,9 +67,25 @@ class SyntaxTree {
   };
   std::shared_ptr<TSTree> tree_;
   bool complete_ = true;
+  std::size_t pieces_ = 1;
 };
 
 SyntaxTree parseSyntax(std::string_view text, const ParseOptions& options = {});
+
+// The same tree as parseSyntax (node for node: symbols, byte ranges, points, fields, flags),
+// parsed on up to `threads` threads for big texts. The text is cut into pieces of about
+// `pieceBytes` at module items (a line starting a function or module variable after a `}` or
+// `;` at brace depth 0, outside comments and strings); each piece is parsed by its own parser
+// over the whole buffer with ts_parser_set_included_ranges, so positions are absolute, and the
+// piece trees are joined under one root. When the text does not split, or any piece has a
+// syntax error (recovery could have reached across the cut) or stopped, the result is
+// parseSyntax's. Never used for trees that are reparsed incrementally (the server's).
+SyntaxTree parseSyntaxChunked(std::string_view text, const ParseOptions& options, unsigned threads,
+                              std::size_t pieceBytes);
+
+// Where parseSyntaxChunked would cut `text` into pieces of about `pieceBytes` (ascending
+// offsets of line starts; empty when it would not cut). Exposed for tests and benchmarks.
+std::vector<std::uint32_t> moduleItemCuts(std::string_view text, std::size_t pieceBytes);
 
 // Reparses `newText` reusing the unchanged parts of `old`. `edit` turns the old text into
 // `newText`. `old` itself is left untouched.

@@ -144,6 +144,12 @@ TEST_CASE("Addresses: symbol, offset and alignment through arithmetic", "[flow]"
   cvta.to.global.u64 %rd2, %rd1;
   st.global.u32 [%rd2+8], %r3;
   mov.b64 %rd3, {%r5, %r4};
+  mov.u64 %rd5, buf;
+  cvta.shared.u64 %rd6, %rd5;
+  cvta.to.shared.u64 %rd7, %rd6;
+  cvt.u32.u64 %r8, %rd7;
+  ld.shared.u32 %r9, [%r8+64];
+  bfi.b32 %r7, %r4, 0x40, 8, 4;
   ret;
 }
 )");
@@ -173,6 +179,18 @@ TEST_CASE("Addresses: symbol, offset and alignment through arithmetic", "[flow]"
   std::uint32_t pack = f.instruction("mov.b64 %rd3");
   AbstractValue written = f.flow->valueOfDefinition(f.flow->reachingDefinitions(pack + 1, *f.flow->registerOf(f.operand(pack, 0)))[0]);
   CHECK(written.bits.trailingZeros() == 4);  // %r5 = tid << 4 in the low half.
+
+  // nvcc's __cvta_generic_to_shared: generic, back to shared, narrowed to 32 bits.
+  AbstractValue narrowed = f.address("ld.shared.u32 %r9", 1);
+  CHECK(f.nameOf(narrowed.base) == "buf");
+  CHECK(narrowed.exactOffset() == 64);
+  CHECK(narrowed.bits.guaranteedAlignment() == 64);
+
+  std::uint32_t insert = f.instruction("bfi.b32");
+  auto inserted = f.flow->valueOfDefinition(f.flow->reachingDefinitions(insert + 1, *f.flow->registerOf(f.operand(insert, 0)))[0]);
+  CHECK((inserted.bits.zero & 0xff) == 0xbf);  // bits 0-7 of 0x40 kept: 0x40 known.
+  CHECK((inserted.bits.one & 0xff) == 0x40);
+  CHECK(((inserted.bits.zero | inserted.bits.one) & 0xf00) == 0);  // tid's low bits: unknown.
 }
 
 TEST_CASE("Control flow: branches split blocks; definitions merge at joins and around loops", "[flow]") {
