@@ -243,9 +243,16 @@ void checkUndeclaredSymbol(const RuleContext& context) {
     }
     std::string_view name = context.textOf(reference.range);
     std::string message = "use of undeclared identifier '" + std::string(name) + "'";
+    // Candidates: module-level names and names of the same function (a register of another
+    // function could never be meant; and a finding must depend only on its own body and the
+    // module's declarations, which incremental re-analysis relies on).
+    const FunctionInfo* function = enclosingFunction(module, reference.range.begin);
+    ByteRange body = function != nullptr ? module.scopes[function->bodyScope].range : ByteRange{0, 0};
     std::vector<std::string_view> candidates;
     for (const Symbol& symbol : module.symbols) {
-      if (symbol.kind != SymbolKind::Label && symbol.rangeCount == 0) candidates.push_back(symbol.name);
+      if (symbol.kind == SymbolKind::Label || symbol.rangeCount != 0) continue;
+      bool sameFunction = symbol.nameRange.begin >= body.begin && symbol.nameRange.end <= body.end;
+      if (symbol.scope == 0 || sameFunction) candidates.push_back(symbol.name);
     }
     std::string_view suggestion = closestMatch(name, candidates);
     if (!suggestion.empty()) message += "; did you mean '" + std::string(suggestion) + "'?";
