@@ -97,17 +97,42 @@ void parallelFor(std::size_t count, unsigned threads, F&& body) {
   for (std::thread& helper : helpers) helper.join();
 }
 
-// The rules side by side: each writes its own list (and builds its own flows, which are a
-// function of the module), and the lists are appended in kRuleChecks order, which is what
-// running them one after the other into one list gives.
+// The rules that read the dataflow layer (context.flows). They share one FlowCache, so a
+// function's CFG, reaching definitions and values are built once for all of them.
+constexpr RuleCheck kDataflowChecks[] = {
+    checkMbarrierAlignment,      checkBulkCopyAlignment, checkTensorCopySharedAlignment,
+    checkTensorMapPlacement,     checkAccessAlignment,   checkCpAsyncSize,
+    checkConstantOffsetOutOfBounds, checkMatrixDescriptorSwizzle, checkTensorMapReplaceValue,
+};
+
+bool usesDataflow(RuleCheck check) {
+  return std::find(std::begin(kDataflowChecks), std::end(kDataflowChecks), check) != std::end(kDataflowChecks);
+}
+
+// The rules side by side: each writes its own list, and the lists are appended in
+// kRuleChecks order, which is what running them one after the other into one list gives.
+// The dataflow rules run one after the other in a single task that shares one FlowCache
+// (a FunctionFlow memoizes as it answers, so it is not shared across threads).
 void runRulesInParallel(std::string_view text, const LintResult& result, const InstructionShapes& shapes,
                         std::vector<Diagnostic>& out, unsigned threads) {
   constexpr std::size_t kCount = std::size(kRuleChecks);
   std::vector<std::vector<Diagnostic>> found(kCount);
-  parallelFor(kCount, threads, [&](std::size_t task) {
-    // Last registered first: the dataflow rules come last and take longest.
-    std::size_t rule = kCount - 1 - task;
+  std::vector<std::size_t> independent;
+  std::vector<std::size_t> dataflow;
+  for (std::size_t rule = 0; rule < kCount; ++rule) {
+    (usesDataflow(kRuleChecks[rule]) ? dataflow : independent).push_back(rule);
+  }
+  // Task 0, the longest, is the dataflow group; then the others.
+  parallelFor(independent.size() + 1, threads, [&](std::size_t task) {
     flow::FlowCache flows(text, result.module);
+    if (task == 0) {
+      for (std::size_t rule : dataflow) {
+        RuleContext context{text, result.tree, result.module, shapes, found[rule], flows};
+        kRuleChecks[rule](context);
+      }
+      return;
+    }
+    std::size_t rule = independent[task - 1];
     RuleContext context{text, result.tree, result.module, shapes, found[rule], flows};
     kRuleChecks[rule](context);
   });
