@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git xz-utils python3
   libtree-sitter-dev nlohmann-json3-dev libboost-dev libre2-dev catch2
-  neovim
+  neovim pre-commit python3-yaml
 )
 
 missing=()
