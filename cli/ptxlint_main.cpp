@@ -1,23 +1,31 @@
 // ptxlint: lint PTX files from the command line.
 //
-// Usage: ptxlint [--format text|json|sarif] [--jobs N] PATH...
-// Exit status: 0 when nothing was found, 1 when diagnostics were reported, 2 for usage or
-// I/O errors. Files are linted in parallel, one worker per core, and reported in path order.
+// Usage: ptxlint [OPTIONS] PATH... (see kUsage and docs/ptxlint.1)
+// Exit status: 0 when nothing was found, 1 when diagnostics were reported, 2 for usage,
+// configuration or I/O errors. Files are linted in parallel, one worker per core, and
+// reported in path order.
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
+
 #include "FileReport.h"
+#include "isa/IsaReference.h"
 #include "Lint.h"
 #include "Registry.h"
 #include "RuleDocs.h"
@@ -38,26 +46,54 @@ constexpr std::string_view kUsage = R"(ptxlint: a linter for NVIDIA PTX
 
 Usage: ptxlint [OPTIONS] PATH...
 
-PATH is a file or a directory; directories are searched recursively for *.ptx files
-(hidden directories are skipped). '-' reads PTX from standard input.
+PATH is a file, a directory or a glob; directories are searched recursively for *.ptx files
+(hidden directories are skipped; .cu/.cuh files are not linted). A glob such as
+'kernels/**/*.ptx' or '*.ptx' (quoted, so that ptxlint expands it) matches PTX files; '**'
+crosses directories. '-' reads PTX from standard input.
 
-Options:
+Rule selection:
+  --select RULE,...    Report only these rules (codes, names or categories such as isa).
+  --ignore RULE,...    Do not report these rules (codes, names or categories).
+  --disable RULE,...   Same as --ignore.
+  --severity RULE=LVL  Report RULE (a code, name or category) as error, warning, info or hint.
+  --severity LEVEL     Report only findings at or above LEVEL (error, warning, info, hint).
+                       Both forms may be given.
+  --werror             Treat warnings as errors (shown as errors; they fail the run).
+  --target sm_XY       Check every file against this target instead of its .target.
+
+Configuration:
+  --config FILE        Use this .ptxls.json for every file instead of searching upward.
+  --no-config          Ignore .ptxls.json files (by default the nearest one above each file
+                       configures it; command-line rule options win).
+  --stdin-filename NAME
+                       The path reported for '-' (also where .ptxls.json is searched from).
+
+Output:
   --format FORMAT      Output format: text (default), json (docs/json-format.md) or sarif
                        (SARIF 2.1.0 for code scanning, e.g. GitHub; docs/sarif.md).
+  --output FILE        Write the report to FILE instead of standard output.
+  --quiet, -q          Print only the findings (text: no summary line).
+  --stats              Print per-rule counts after the report (on stderr for json/sarif).
+  --color WHEN         Colour text output: auto (default: when standard output is a terminal
+                       and NO_COLOR is unset), always or never.
+
+Other:
   --jobs N             Worker threads (default: one per core).
   --list-rules         List every rule (code, name, category, default severity) and exit.
   --explain RULE       Print a rule's documentation (code or name) and exit.
-  --disable RULE,...   Do not report these rules (codes, names or categories such as isa).
-  --no-config          Ignore .ptxls.json files (by default the nearest one above each file
-                       configures it; command-line rule options win).
-  --severity RULE=LVL  Report RULE (a code, name or category) as error, warning, info or hint.
   --help               Show this help and exit.
   --version            Show the version and exit.
 
-Exit status: 0 nothing found, 1 diagnostics reported, 2 usage or I/O error.
+Exit status:
+  0  no findings.
+  1  findings reported (at or above the --severity threshold).
+  2  usage or configuration error, an unwritable --output, or a path that could not be
+     checked (missing, unreadable, binary, a directory or glob without PTX files).
 )";
 
 enum class Format { Text, Json, Sarif };
+
+enum class Color { Auto, Always, Never };
 
 struct Options {
   Format format = Format::Text;
@@ -65,7 +101,24 @@ struct Options {
   std::vector<std::string> paths;
   LintOptions lint;       // Rule settings from the command line; they win over project files.
   bool useProjectFiles = true;
+  std::optional<std::set<std::string>> select;  // Rule codes; nullopt: every rule.
+  bool werror = false;
+  Severity threshold = Severity::Hint;          // Report findings at or above this.
+  std::optional<std::string> output;            // --output FILE.
+  std::optional<std::string> stdinFilename;
+  std::optional<std::string> configFile;        // --config FILE.
+  bool quiet = false;
+  bool stats = false;
+  Color color = Color::Auto;
 };
+
+std::optional<Severity> parseSeverity(std::string_view level) {
+  if (level == "error") return Severity::Error;
+  if (level == "warning") return Severity::Warning;
+  if (level == "info" || level == "information") return Severity::Information;
+  if (level == "hint") return Severity::Hint;
+  return std::nullopt;
+}
 
 struct UsageError {
   std::string message;
@@ -113,45 +166,96 @@ Options parseArguments(int argc, char** argv, bool& exitEarly) {
     }
     if (arg == "--no-config") {
       options.useProjectFiles = false;
-    } else if (arg == "--disable" || arg.starts_with("--disable=")) {
-      // A comma-separated list of rule codes or names.
-      std::string_view list = value("--disable");
+    } else if (arg == "--disable" || arg.starts_with("--disable=") || arg == "--ignore" ||
+               arg.starts_with("--ignore=") || arg == "--select" || arg.starts_with("--select=")) {
+      // A comma-separated list of rule codes, names or categories.
+      std::string option(arg.substr(0, arg.find('=')));
+      bool selecting = option == "--select";
+      std::string_view list = value(option);
+      if (selecting && !options.select) options.select.emplace();
+      if (list.empty()) throw UsageError{option + " needs a list of rules"};
       while (!list.empty()) {
         std::string_view item = list.substr(0, std::min(list.find(','), list.size()));
         list.remove_prefix(std::min(item.size() + 1, list.size()));
+        if (item.empty()) continue;
         bool found = false;
         for (const RuleMeta& rule : allRules()) {
           if (rule.code == item || rule.name == item || toString(rule.category) == item) {
-            options.lint.rules[std::string(rule.code)].enabled = false;
+            if (selecting) {
+              options.select->insert(std::string(rule.code));
+            } else {
+              options.lint.rules[std::string(rule.code)].enabled = false;
+            }
             found = true;
           }
         }
-        if (!found) throw UsageError{"--disable: no rule or category named '" + std::string(item) + "'"};
+        if (!found) throw UsageError{option + ": no rule or category named '" + std::string(item) + "'"};
       }
     } else if (arg == "--severity" || arg.starts_with("--severity=")) {
-      // RULE=LEVEL or CATEGORY=LEVEL, e.g. ISA010=error, alignment=warning.
+      // RULE=LEVEL or CATEGORY=LEVEL, e.g. ISA010=error, alignment=warning; or a bare LEVEL,
+      // the threshold below which findings are not reported.
       std::string_view setting = value("--severity");
       auto eq = setting.find('=');
-      std::string_view name = eq == std::string_view::npos ? std::string_view() : setting.substr(0, eq);
+      if (eq == std::string_view::npos) {
+        std::optional<Severity> threshold = parseSeverity(setting);
+        if (!threshold) {
+          throw UsageError{"--severity needs LEVEL or RULE=LEVEL with LEVEL error, warning, info or hint, got '" +
+                           std::string(setting) + "'"};
+        }
+        options.threshold = *threshold;
+        continue;
+      }
+      std::string_view name = setting.substr(0, eq);
       std::vector<const RuleMeta*> selected;
       if (const RuleMeta* rule = name.empty() ? nullptr : findRule(name)) {
         selected.push_back(rule);
       } else {
-        for (const RuleMeta& rule : allRules()) {
-          if (!name.empty() && toString(rule.category) == name) selected.push_back(&rule);
+        for (const RuleMeta& candidate : allRules()) {
+          if (!name.empty() && toString(candidate.category) == name) selected.push_back(&candidate);
         }
       }
-      std::string_view level = eq == std::string_view::npos ? std::string_view() : setting.substr(eq + 1);
-      std::optional<Severity> severity = level == "error"     ? std::optional(Severity::Error)
-                                         : level == "warning" ? std::optional(Severity::Warning)
-                                         : level == "info"    ? std::optional(Severity::Information)
-                                         : level == "hint"    ? std::optional(Severity::Hint)
-                                                              : std::nullopt;
+      std::optional<Severity> severity = parseSeverity(setting.substr(eq + 1));
       if (selected.empty() || !severity) {
         throw UsageError{"--severity needs RULE=error|warning|info|hint (a rule code, name or category), got '" +
                          std::string(setting) + "'"};
       }
       for (const RuleMeta* rule : selected) options.lint.rules[std::string(rule->code)].severity = severity;
+    } else if (arg == "--werror") {
+      options.werror = true;
+    } else if (arg == "--quiet" || arg == "-q") {
+      options.quiet = true;
+    } else if (arg == "--stats" || arg == "--statistics") {
+      options.stats = true;
+    } else if (arg == "--output" || arg.starts_with("--output=") || arg == "-o") {
+      std::string_view file = value("--output");
+      if (file.empty()) throw UsageError{"--output needs a file name"};
+      options.output = std::string(file);
+    } else if (arg == "--stdin-filename" || arg.starts_with("--stdin-filename=")) {
+      std::string_view name = value("--stdin-filename");
+      if (name.empty()) throw UsageError{"--stdin-filename needs a name"};
+      options.stdinFilename = std::string(name);
+    } else if (arg == "--config" || arg.starts_with("--config=")) {
+      std::string_view file = value("--config");
+      if (file.empty()) throw UsageError{"--config needs a file name"};
+      options.configFile = std::string(file);
+    } else if (arg == "--target" || arg.starts_with("--target=")) {
+      std::string_view target = value("--target");
+      TargetArch arch;
+      if (!parseTargetArch(target, arch)) {
+        throw UsageError{"--target needs a target such as sm_90 or sm_90a, got '" + std::string(target) + "'"};
+      }
+      options.lint.targetOverride = std::string(target);
+    } else if (arg == "--color" || arg.starts_with("--color=") || arg == "--colour" || arg.starts_with("--colour=")) {
+      std::string_view when = value("--color");
+      if (when == "auto") {
+        options.color = Color::Auto;
+      } else if (when == "always") {
+        options.color = Color::Always;
+      } else if (when == "never") {
+        options.color = Color::Never;
+      } else {
+        throw UsageError{"--color needs auto, always or never, got '" + std::string(when) + "'"};
+      }
     } else if (arg == "--format" || arg.starts_with("--format=")) {
       std::string_view format = value("--format");
       if (format == "text") {
@@ -178,6 +282,13 @@ Options parseArguments(int argc, char** argv, bool& exitEarly) {
     }
   }
   if (options.paths.empty()) throw UsageError{"no PATH given"};
+  if (options.configFile && !options.useProjectFiles) throw UsageError{"--config and --no-config conflict"};
+  if (options.select) {
+    // ruff semantics: --select keeps only the listed rules; --ignore still removes from them.
+    for (const RuleMeta& rule : allRules()) {
+      if (!options.select->contains(std::string(rule.code))) options.lint.rules[std::string(rule.code)].enabled = false;
+    }
+  }
   return options;
 }
 
@@ -186,7 +297,121 @@ struct Input {
   std::string ioError;
 };
 
-// Expands directories into their *.ptx files, sorted; keeps explicit files as given.
+bool isGlob(std::string_view path) { return path.find_first_of("*?[") != std::string_view::npos; }
+
+// Matches `text` (a '/'-separated relative path) against a glob: '*' and '?' stay within one
+// path component, '[abc]'/'[a-z]'/'[!a]' are character classes, '**' crosses directories
+// ('**/' also matches no directory at all).
+bool globMatch(std::string_view pattern, std::string_view text) {
+  if (pattern.empty()) return text.empty();
+  if (pattern.starts_with("**")) {
+    std::string_view rest = pattern.substr(2);
+    bool slash = rest.starts_with("/");
+    if (slash && globMatch(rest.substr(1), text)) return true;  // "**/" as no directory.
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+      if (globMatch(rest, text.substr(i))) return true;
+    }
+    return false;
+  }
+  char p = pattern.front();
+  if (p == '*') {
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+      if (globMatch(pattern.substr(1), text.substr(i))) return true;
+      if (i < text.size() && text[i] == '/') break;
+    }
+    return false;
+  }
+  if (text.empty()) return false;
+  if (p == '?') return text.front() != '/' && globMatch(pattern.substr(1), text.substr(1));
+  if (p == '[') {
+    std::size_t close = pattern.find(']', 2);
+    if (close != std::string_view::npos) {
+      std::string_view set = pattern.substr(1, close - 1);
+      bool negate = set.starts_with("!") || set.starts_with("^");
+      if (negate) set.remove_prefix(1);
+      bool in = false;
+      for (std::size_t i = 0; i < set.size(); ++i) {
+        if (i + 2 < set.size() && set[i + 1] == '-') {
+          in = in || (text.front() >= set[i] && text.front() <= set[i + 2]);
+          i += 2;
+        } else {
+          in = in || text.front() == set[i];
+        }
+      }
+      return in != negate && text.front() != '/' && globMatch(pattern.substr(close + 1), text.substr(1));
+    }
+  }
+  return p == text.front() && globMatch(pattern.substr(1), text.substr(1));
+}
+
+// The *.ptx files under `directory`, sorted, skipping hidden directories. `error` is set when
+// the directory could not be read.
+std::vector<std::string> ptxFilesUnder(const fs::path& directory, std::string& problem) {
+  std::vector<std::string> found;
+  std::error_code error;
+  fs::recursive_directory_iterator it(directory, fs::directory_options::skip_permission_denied, error);
+  for (; !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+    const fs::directory_entry& entry = *it;
+    std::string name = entry.path().filename().string();
+    std::error_code ignored;
+    if (entry.is_directory(ignored) && name.starts_with(".") && name != "." && name != "..") {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (entry.is_regular_file(ignored) && entry.path().extension() == ".ptx") {
+      found.push_back(entry.path().generic_string());
+    }
+  }
+  if (error) problem = "cannot read directory: " + error.message();
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+// The PTX files a glob names: the walk starts at the pattern's longest literal directory
+// prefix; matched directories are searched for *.ptx like directory arguments.
+std::vector<std::string> expandGlob(const std::string& pattern, std::string& problem) {
+  std::string generic = fs::path(pattern).generic_string();
+  std::size_t firstGlob = generic.find_first_of("*?[");
+  std::size_t slash = generic.rfind('/', firstGlob);
+  std::string base = slash == std::string::npos ? std::string() : generic.substr(0, slash + 1);
+  std::string rest = generic.substr(base.size());
+  fs::path root = base.empty() ? fs::path(".") : fs::path(base);
+  std::error_code error;
+  if (!fs::is_directory(root, error)) {
+    problem = "no such directory '" + (base.empty() ? std::string(".") : base) + "' for the pattern";
+    return {};
+  }
+  std::set<std::string> found;
+  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, error);
+  for (; !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+    const fs::directory_entry& entry = *it;
+    std::string name = entry.path().filename().string();
+    std::error_code ignored;
+    bool directory = entry.is_directory(ignored);
+    if (directory && name.starts_with(".")) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    std::string relative = entry.path().lexically_relative(root).generic_string();
+    if (!globMatch(rest, relative)) continue;
+    std::string shown = base + relative;
+    if (directory) {
+      std::string ignoredProblem;
+      for (std::string& file : ptxFilesUnder(entry.path(), ignoredProblem)) {
+        found.insert(base + fs::path(file).lexically_relative(root).generic_string());
+      }
+      it.disable_recursion_pending();
+    } else if (entry.is_regular_file(ignored) && entry.path().extension() == ".ptx") {
+      found.insert(shown);
+    }
+  }
+  if (error) problem = "cannot read directory: " + error.message();
+  else if (found.empty()) problem = "no PTX files match this pattern";
+  return {found.begin(), found.end()};
+}
+
+// Expands directories into their *.ptx files and globs into the PTX files they match, sorted;
+// keeps explicit files as given. Paths that yield nothing become inputs with an error.
 std::vector<Input> collectInputs(const std::vector<std::string>& paths) {
   std::vector<Input> inputs;
   for (const std::string& path : paths) {
@@ -197,28 +422,33 @@ std::vector<Input> collectInputs(const std::vector<std::string>& paths) {
     std::error_code error;
     auto status = fs::status(path, error);
     if (error || !fs::exists(status)) {
-      inputs.push_back({path, "no such file or directory"});
+      if (isGlob(path)) {
+        std::string problem;
+        std::vector<std::string> files = expandGlob(path, problem);
+        if (!problem.empty()) inputs.push_back({path, problem});
+        for (std::string& file : files) inputs.push_back({std::move(file), {}});
+        continue;
+      }
+      if (fs::is_symlink(fs::symlink_status(path, error))) {
+        inputs.push_back({path, "broken symbolic link"});
+      } else if (error && error != std::errc::no_such_file_or_directory) {
+        inputs.push_back({path, "cannot access: " + error.message()});
+      } else {
+        inputs.push_back({path, "no such file or directory"});
+      }
       continue;
     }
     if (!fs::is_directory(status)) {
       inputs.push_back({path, {}});
       continue;
     }
-    std::vector<std::string> found;
-    fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, error);
-    for (; !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
-      const fs::directory_entry& entry = *it;
-      std::string name = entry.path().filename().string();
-      if (entry.is_directory() && name.starts_with(".") && name != "." && name != "..") {
-        it.disable_recursion_pending();
-        continue;
-      }
-      if (entry.is_regular_file() && entry.path().extension() == ".ptx") {
-        found.push_back(entry.path().generic_string());
-      }
+    std::string problem;
+    std::vector<std::string> found = ptxFilesUnder(path, problem);
+    if (!problem.empty()) {
+      inputs.push_back({path, problem});
+    } else if (found.empty()) {
+      inputs.push_back({path, "directory contains no *.ptx files"});
     }
-    if (error) inputs.push_back({path, "cannot read directory: " + error.message()});
-    std::sort(found.begin(), found.end());
     for (std::string& file : found) inputs.push_back({std::move(file), {}});
   }
   return inputs;
@@ -229,21 +459,60 @@ bool readWhole(const std::string& path, std::string& text, std::string& error) {
     std::ostringstream buffer;
     buffer << std::cin.rdbuf();
     text = std::move(buffer).str();
-    return true;
+  } else {
+    std::error_code status;
+    if (fs::is_directory(path, status)) {
+      error = "is a directory";
+      return false;
+    }
+    errno = 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      int code = errno;
+      std::error_code exists;
+      if (!fs::exists(path, exists)) {
+        error = "no such file or directory (removed while ptxlint ran?)";
+      } else {
+        error = "cannot open file" +
+                (code != 0 ? ": " + std::error_code(code, std::generic_category()).message() : std::string());
+      }
+      return false;
+    }
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    if (in.bad()) {
+      error = "read error";
+      return false;
+    }
+    text = std::move(buffer).str();
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot open file";
+  // PTX is text: a NUL byte in the first 64 KiB means a binary file (a cubin, an object...).
+  if (std::string_view(text).substr(0, std::size_t{64} << 10).find('\0') != std::string_view::npos) {
+    error = "binary file (contains NUL bytes), not PTX text";
     return false;
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) {
-    error = "read error";
-    return false;
-  }
-  text = std::move(buffer).str();
   return true;
+}
+
+// Reads and checks a .ptxls.json; nullopt (with `problem` set) when it cannot be used.
+std::optional<nlohmann::json> readProjectFile(const fs::path& file, std::string& problem) {
+  std::ifstream in(file);
+  if (!in) {
+    problem = "cannot open file";
+    return std::nullopt;
+  }
+  std::stringstream contents;
+  contents << in.rdbuf();
+  auto json = nlohmann::json::parse(contents.str(), nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
+  if (json.is_discarded()) {
+    problem = "not valid JSON";
+    return std::nullopt;
+  }
+  if (!json.is_object()) {
+    problem = "not a JSON object";
+    return std::nullopt;
+  }
+  return json;
 }
 
 // The options for one file: its project file's settings (if any) under the command line's.
@@ -251,7 +520,28 @@ class OptionsForFiles {
  public:
   explicit OptionsForFiles(const Options& options) : options_(options) {}
 
+  // Loads --config FILE up front; false (after a message on stderr) when it cannot be used.
+  bool loadConfigFile() {
+    if (!options_.configFile) return true;
+    std::string problem;
+    std::optional<nlohmann::json> json = readProjectFile(*options_.configFile, problem);
+    if (!json) {
+      std::cerr << "ptxlint: --config " << *options_.configFile << ": " << problem << "\n";
+      return false;
+    }
+    config::Settings settings;
+    std::vector<std::string> problems = config::mergeSettings(settings, *json);
+    for (const std::string& message : problems) {
+      std::cerr << "ptxlint: --config " << *options_.configFile << ": " << message << "\n";
+    }
+    if (!problems.empty()) return false;
+    configured_ = withCommandLine(settings);
+    return true;
+  }
+
+  // `path`: the file's path (for standard input, --stdin-filename or "-").
   LintOptions forFile(const std::string& path) {
+    if (configured_) return *configured_;
     if (!options_.useProjectFiles || path == "-") return options_.lint;
     std::error_code error;
     fs::path absolute = fs::absolute(path, error);
@@ -266,17 +556,20 @@ class OptionsForFiles {
  private:
   LintOptions load(const fs::path& projectFile) {
     config::Settings settings;
-    std::ifstream in(projectFile);
-    std::stringstream contents;
-    contents << in.rdbuf();
-    auto json = nlohmann::json::parse(contents.str(), nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
-    if (json.is_discarded()) {
-      std::cerr << "ptxlint: " << projectFile.string() << ": not valid JSON; ignored\n";
+    std::string problem;
+    std::optional<nlohmann::json> json = readProjectFile(projectFile, problem);
+    if (!json) {
+      std::cerr << "ptxlint: " << projectFile.string() << ": " << problem << "; ignored\n";
     } else {
-      for (const std::string& problem : config::mergeSettings(settings, json)) {
-        std::cerr << "ptxlint: " << projectFile.string() << ": " << problem << "\n";
+      for (const std::string& message : config::mergeSettings(settings, *json)) {
+        std::cerr << "ptxlint: " << projectFile.string() << ": " << message << "\n";
       }
     }
+    return withCommandLine(settings);
+  }
+
+  // A project file's settings under the command line's.
+  LintOptions withCommandLine(const config::Settings& settings) const {
     LintOptions lint = config::lintOptionsFor(settings);
     lint.maxTextBytes = LintOptions{}.maxTextBytes;  // The editor's lower limit is for memory held per open file.
     for (const auto& [code, setting] : options_.lint.rules) {
@@ -289,38 +582,65 @@ class OptionsForFiles {
   }
 
   const Options& options_;
+  std::optional<LintOptions> configured_;  // From --config.
   std::mutex mutex_;
   std::map<std::string, LintOptions> cache_;
 };
 
+// Shows "[n/N] path" on stderr while files are linted (only where stderr is a terminal).
+class Progress {
+ public:
+  Progress(bool enabled, std::size_t total) : enabled_(enabled), total_(total) {}
+  ~Progress() {
+    if (enabled_ && shown_) std::fprintf(stderr, "\r\x1b[K");
+  }
+  void started(const std::string& path) {
+    if (!enabled_) return;
+    std::lock_guard lock(mutex_);
+    ++done_;
+    std::fprintf(stderr, "\r\x1b[K[%zu/%zu] %s", done_, total_, path.c_str());
+    std::fflush(stderr);
+    shown_ = true;
+  }
+
+ private:
+  bool enabled_;
+  std::size_t total_;
+  std::size_t done_ = 0;
+  bool shown_ = false;
+  std::mutex mutex_;
+};
+
 // `sarif`, when given, receives what SARIF output needs beyond the report (fixes, UTF-16 columns).
 // `threads`: how many threads this file may use (a big file is then linted in parallel).
-FileReport lintOne(const Input& input, OptionsForFiles& lintOptions, unsigned threads,
+FileReport lintOne(const Input& input, const Options& settings, OptionsForFiles& lintOptions, unsigned threads,
                    SarifFileDetails* sarif = nullptr) {
-  if (!input.ioError.empty()) return {input.path, input.ioError, {}};
+  std::string shown = input.path == "-" ? settings.stdinFilename.value_or("<stdin>") : input.path;
+  if (!input.ioError.empty()) return {shown, input.ioError, {}};
   std::string text;
   std::string error;
-  if (!readWhole(input.path, text, error)) return {input.path, error, {}};
-  LintOptions options = lintOptions.forFile(input.path);
+  if (!readWhole(input.path, text, error)) return {shown, error, {}};
+  LintOptions options = lintOptions.forFile(input.path == "-" ? settings.stdinFilename.value_or("-") : input.path);
   options.threads = threads;
   LintResult result = lintText(text, options);
   if (sarif != nullptr) *sarif = buildSarifDetails(text, result.diagnostics);
-  return buildFileReport(input.path == "-" ? "<stdin>" : input.path, text, result.diagnostics);
+  return buildFileReport(shown, text, result.diagnostics);
 }
 
-std::vector<FileReport> lintAll(const std::vector<Input>& inputs, unsigned jobs, OptionsForFiles& lint,
-                                std::vector<SarifFileDetails>* sarif = nullptr) {
+std::vector<FileReport> lintAll(const std::vector<Input>& inputs, const Options& settings, OptionsForFiles& lint,
+                                Progress& progress, std::vector<SarifFileDetails>* sarif = nullptr) {
   std::vector<FileReport> reports(inputs.size());
   if (sarif != nullptr) sarif->assign(inputs.size(), {});
   // One worker per core; with fewer files than cores, each file gets the spare cores as
   // threads of its own (LintOptions::threads: files over 1 MB are then linted in parallel).
-  unsigned cores = jobs != 0 ? jobs : std::max(1u, std::thread::hardware_concurrency());
+  unsigned cores = settings.jobs != 0 ? settings.jobs : std::max(1u, std::thread::hardware_concurrency());
   auto workers = static_cast<unsigned>(std::min<std::size_t>(cores, std::max<std::size_t>(inputs.size(), 1)));
   unsigned threadsPerFile = std::max(1u, cores / workers);
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     for (std::size_t i = next++; i < inputs.size(); i = next++) {
-      reports[i] = lintOne(inputs[i], lint, threadsPerFile, sarif != nullptr ? &(*sarif)[i] : nullptr);
+      progress.started(inputs[i].path);
+      reports[i] = lintOne(inputs[i], settings, lint, threadsPerFile, sarif != nullptr ? &(*sarif)[i] : nullptr);
     }
   };
   std::vector<std::jthread> pool;
@@ -328,6 +648,39 @@ std::vector<FileReport> lintAll(const std::vector<Input>& inputs, unsigned jobs,
   work();
   pool.clear();  // Joins.
   return reports;
+}
+
+// --werror, then the --severity threshold; SARIF details stay parallel to the reports.
+void applySeverityOptions(const Options& options, std::vector<FileReport>& reports,
+                          std::vector<SarifFileDetails>* sarif) {
+  for (std::size_t f = 0; f < reports.size(); ++f) {
+    std::vector<ReportedDiagnostic>& diagnostics = reports[f].diagnostics;
+    std::vector<SarifDiagnosticDetails>* details = nullptr;
+    if (sarif != nullptr && f < sarif->size() && (*sarif)[f].diagnostics.size() == diagnostics.size()) {
+      details = &(*sarif)[f].diagnostics;
+    }
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < diagnostics.size(); ++i) {
+      if (options.werror && diagnostics[i].severity == Severity::Warning) diagnostics[i].severity = Severity::Error;
+      if (diagnostics[i].severity > options.threshold) continue;
+      if (kept != i) {
+        diagnostics[kept] = std::move(diagnostics[i]);
+        if (details != nullptr) (*details)[kept] = std::move((*details)[i]);
+      }
+      ++kept;
+    }
+    diagnostics.resize(kept);
+    if (details != nullptr) details->resize(kept);
+  }
+}
+
+bool wantColor(Color color) {
+  if (color != Color::Auto) return color == Color::Always;
+  const char* noColor = std::getenv("NO_COLOR");
+  if (noColor != nullptr && *noColor != '\0') return false;
+  const char* term = std::getenv("TERM");
+  if (term != nullptr && std::string_view(term) == "dumb") return false;
+  return ::isatty(STDOUT_FILENO) != 0;
 }
 
 }  // namespace
@@ -344,18 +697,54 @@ int main(int argc, char** argv) {
     return 2;
   }
   OptionsForFiles lintOptions(options);
-  std::vector<SarifFileDetails> sarif;
-  std::vector<FileReport> reports = lintAll(collectInputs(options.paths), options.jobs, lintOptions,
-                                            options.format == Format::Sarif ? &sarif : nullptr);
-  RunSummary summary = summarize(reports);
-  if (options.format == Format::Json) {
-    emitJson(std::cout, reports, summary, PTXLS_VERSION);
-  } else if (options.format == Format::Sarif) {
-    emitSarif(std::cout, reports, sarif, summary, PTXLS_VERSION);
-  } else {
-    emitText(std::cout, reports, summary);
+  if (!lintOptions.loadConfigFile()) return 2;
+  std::ofstream file;
+  if (options.output) {
+    file.open(*options.output, std::ios::binary | std::ios::trunc);
+    if (!file) {
+      int code = errno;
+      std::cerr << "ptxlint: --output " << *options.output << ": cannot write"
+                << (code != 0 ? ": " + std::error_code(code, std::generic_category()).message() : std::string())
+                << "\n";
+      return 2;
+    }
   }
-  std::cout.flush();
+  std::ostream& out = options.output ? static_cast<std::ostream&>(file) : std::cout;
+
+  std::vector<Input> inputs = collectInputs(options.paths);
+  std::vector<SarifFileDetails> sarif;
+  std::vector<SarifFileDetails>* sarifDetails = options.format == Format::Sarif ? &sarif : nullptr;
+  std::vector<FileReport> reports;
+  {
+    Progress progress(!options.quiet && inputs.size() > 20 && ::isatty(STDERR_FILENO) != 0, inputs.size());
+    reports = lintAll(inputs, options, lintOptions, progress, sarifDetails);
+  }
+  applySeverityOptions(options, reports, sarifDetails);
+  for (const FileReport& report : reports) {
+    if (!report.ioError.empty()) std::cerr << "ptxlint: " << report.path << ": " << report.ioError << "\n";
+  }
+  RunSummary summary = summarize(reports);
+  bool color = !options.output && wantColor(options.color);
+  if (options.format == Format::Json) {
+    emitJson(out, reports, summary, PTXLS_VERSION);
+  } else if (options.format == Format::Sarif) {
+    emitSarif(out, reports, sarif, summary, PTXLS_VERSION);
+  } else {
+    emitText(out, reports, summary, TextOptions{color, !options.quiet});
+  }
+  if (options.stats) {
+    if (options.format == Format::Text) {
+      emitStatistics(out, reports, color);
+    } else {
+      emitStatistics(std::cerr, reports, false);
+    }
+  }
+  out.flush();
+  if (!out) {
+    std::cerr << "ptxlint: " << (options.output ? *options.output : std::string("standard output"))
+              << ": write error\n";
+    return 2;
+  }
   if (summary.ioErrors > 0) return 2;
   return summary.diagnostics() > 0 ? 1 : 0;
 }

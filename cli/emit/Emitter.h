@@ -26,8 +26,19 @@ struct RunSummary {
 
 RunSummary summarize(std::span<const FileReport> reports);
 
+struct TextOptions {
+  bool color = false;    // ANSI colours: red errors, yellow warnings, bold locations.
+  bool summary = true;   // The closing "Found ..." / "All checks passed" line.
+};
+
 // "path:line:col: severity: message [RULE]", a source excerpt with carets, then a summary.
-void emitText(std::ostream& out, std::span<const FileReport> reports, const RunSummary& summary);
+// Files that could not be read are left out (ptxlint reports them on stderr) but counted.
+void emitText(std::ostream& out, std::span<const FileReport> reports, const RunSummary& summary,
+              const TextOptions& options = {});
+
+// Per-rule counts, most frequent first (like ruff --statistics):
+// "  COUNT  CODE    name  [severity]" lines under a header.
+void emitStatistics(std::ostream& out, std::span<const FileReport> reports, bool color = false);
 
 // The JSON contract documented in docs/json-format.md.
 void emitJson(std::ostream& out, std::span<const FileReport> reports, const RunSummary& summary,

@@ -1,6 +1,10 @@
 // TextEmitter: compiler-style diagnostics for terminals and CI logs.
+#include <algorithm>
+#include <map>
 #include <string>
+#include <utility>
 
+#include "Registry.h"
 #include "emit/Emitter.h"
 
 namespace ptx::cli {
@@ -34,27 +38,45 @@ std::string plural(std::size_t count, std::string_view noun) {
   return text;
 }
 
+constexpr std::string_view kReset = "\x1b[0m";
+constexpr std::string_view kBold = "\x1b[1m";
+constexpr std::string_view kRed = "\x1b[1;31m";
+constexpr std::string_view kYellow = "\x1b[1;33m";
+constexpr std::string_view kCyan = "\x1b[1;36m";
+
+std::string_view severityColor(Severity severity) {
+  switch (severity) {
+    case Severity::Error: return kRed;
+    case Severity::Warning: return kYellow;
+    default: return kCyan;
+  }
+}
+
 }  // namespace
 
-void emitText(std::ostream& out, std::span<const FileReport> reports, const RunSummary& summary) {
+void emitText(std::ostream& out, std::span<const FileReport> reports, const RunSummary& summary,
+              const TextOptions& options) {
+  auto paint = [&](std::string_view color, const std::string& text) {
+    return options.color ? std::string(color) + text + std::string(kReset) : text;
+  };
   for (const FileReport& report : reports) {
-    if (!report.ioError.empty()) {
-      out << report.path << ": error: " << report.ioError << "\n";
-      continue;
-    }
+    if (!report.ioError.empty()) continue;
     for (const ReportedDiagnostic& d : report.diagnostics) {
-      out << report.path << ':' << d.start.line << ':' << d.start.column << ": "
-          << toString(d.severity) << ": " << d.message << " [" << d.rule << "]\n";
+      out << paint(kBold, report.path + ':' + std::to_string(d.start.line) + ':' + std::to_string(d.start.column) + ":")
+          << ' ' << paint(severityColor(d.severity), std::string(toString(d.severity)) + ":") << ' ' << d.message
+          << " [" << d.rule << "]\n";
       std::string gutter = std::to_string(d.start.line);
       out << ' ' << gutter << " | " << d.excerpt << '\n';
-      out << ' ' << std::string(gutter.size(), ' ') << " | "
-          << std::string(d.excerptColumn - 1, ' ') << std::string(d.excerptWidth, '^') << '\n';
+      out << ' ' << std::string(gutter.size(), ' ') << " | " << std::string(d.excerptColumn - 1, ' ')
+          << paint(severityColor(d.severity), std::string(d.excerptWidth, '^')) << '\n';
       for (const ReportedRelated& related : d.related) {
-        out << report.path << ':' << related.start.line << ':' << related.start.column
-            << ": note: " << related.message << '\n';
+        out << paint(kBold, report.path + ':' + std::to_string(related.start.line) + ':' +
+                                std::to_string(related.start.column) + ":")
+            << " note: " << related.message << '\n';
       }
     }
   }
+  if (!options.summary) return;
   if (summary.diagnostics() == 0 && summary.ioErrors == 0) {
     out << "All checks passed: " << plural(summary.filesChecked, "file") << " checked.\n";
     return;
@@ -65,6 +87,37 @@ void emitText(std::ostream& out, std::span<const FileReport> reports, const RunS
       << plural(summary.filesChecked, "file") << " checked";
   if (summary.ioErrors > 0) out << ", " << plural(summary.ioErrors, "file") << " unreadable";
   out << ".\n";
+}
+
+void emitStatistics(std::ostream& out, std::span<const FileReport> reports, bool color) {
+  struct Count {
+    std::size_t count = 0;
+    Severity severity = Severity::Hint;
+  };
+  std::map<std::string, Count> counts;
+  for (const FileReport& report : reports) {
+    for (const ReportedDiagnostic& d : report.diagnostics) {
+      Count& count = counts[d.rule];
+      if (count.count == 0 || d.severity < count.severity) count.severity = d.severity;
+      ++count.count;
+    }
+  }
+  std::vector<std::pair<std::string, Count>> rows(counts.begin(), counts.end());
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const auto& a, const auto& b) { return a.second.count > b.second.count; });
+  out << (color ? std::string(kBold) : "") << "Statistics (" << plural(rows.size(), "rule") << "):"
+      << (color ? kReset : "") << '\n';
+  std::size_t width = 1;
+  for (const auto& [rule, count] : rows) width = std::max(width, std::to_string(count.count).size());
+  for (const auto& [rule, count] : rows) {
+    std::string number = std::to_string(count.count);
+    const RuleMeta* meta = findRule(rule);
+    std::string code = rule;
+    if (code.size() < 7) code += std::string(7 - code.size(), ' ');
+    out << "  " << std::string(width - number.size(), ' ') << number << "  " << code << ' '
+        << (meta != nullptr ? std::string(meta->name) : std::string()) << "  [" << toString(count.severity)
+        << "]\n";
+  }
 }
 
 }  // namespace ptx::cli
