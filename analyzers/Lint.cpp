@@ -12,6 +12,7 @@
 #include "RuleContext.h"
 #include "Suppressions.h"
 #include "syntax/SyntaxKinds.h"
+#include "support/ParallelFor.h"
 
 namespace ptx {
 
@@ -83,19 +84,6 @@ constexpr RuleCheck kRuleChecks[] = {
     checkMatrixDescriptorSwizzle,
     checkTensorMapReplaceValue,
 };
-
-// Runs body(i) for i in [0, count) on up to `threads` threads, the caller's included.
-template <typename F>
-void parallelFor(std::size_t count, unsigned threads, F&& body) {
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i = next++; i < count; i = next++) body(i);
-  };
-  std::vector<std::thread> helpers;
-  for (std::size_t t = 1; t < std::min<std::size_t>(threads, count); ++t) helpers.emplace_back(work);
-  work();
-  for (std::thread& helper : helpers) helper.join();
-}
 
 // The rules that read the dataflow layer (context.flows). They share one FlowCache, so a
 // function's CFG, reaching definitions and values are built once for all of them.

@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "syntax/SyntaxKinds.h"
+#include "syntax/TreeWalk.h"
 
 namespace ptx::abi {
 
@@ -71,20 +72,7 @@ std::optional<std::uint64_t> ParamShape::bitWidth() const {
 
 namespace {
 
-ByteRange rangeOf(TSNode node) { return {ts_node_start_byte(node), ts_node_end_byte(node)}; }
-
 std::string_view textOf(const RuleContext& context, TSNode node) { return context.textOf(rangeOf(node)); }
-
-template <typename F>
-void forEachChild(TSNode node, F&& visit) {
-  TSTreeCursor cursor = ts_tree_cursor_new(node);
-  if (ts_tree_cursor_goto_first_child(&cursor)) {
-    do {
-      visit(ts_tree_cursor_current_node(&cursor), ts_tree_cursor_current_field_id(&cursor));
-    } while (ts_tree_cursor_goto_next_sibling(&cursor));
-  }
-  ts_tree_cursor_delete(&cursor);
-}
 
 std::optional<std::uint64_t> literal(const RuleContext& context, TSNode node) {
   if (ts_node_is_null(node)) return std::nullopt;

@@ -20,6 +20,15 @@ InstructionView viewOf(const RuleContext& context, const InstructionSite& site) 
   return view;
 }
 
+std::optional<MemoryAccess> memoryAccessOf(const RuleContext& context, const InstructionSite& site) {
+  if (site.inDamagedCode || site.isCall || site.operandCount < 2) return std::nullopt;
+  std::string_view opcode = context.textOf(site.opcode);
+  bool load = opcode == "ld" || opcode == "ldu" || opcode == "atom";
+  bool store = opcode == "st" || opcode == "red";
+  if (!load && !store) return std::nullopt;
+  return MemoryAccess{viewOf(context, site), load, load ? 1u : 0u};
+}
+
 std::optional<std::uint64_t> accessSize(const InstructionView& view) {
   std::uint64_t width = 1;
   std::optional<std::uint32_t> element;

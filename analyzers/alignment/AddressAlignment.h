@@ -25,6 +25,14 @@ struct InstructionView {
 
 InstructionView viewOf(const RuleContext& context, const InstructionSite& site);
 
+// A load, store or atomic (ld, ldu, atom, st, red) and which operand is its address.
+struct MemoryAccess {
+  InstructionView view;
+  bool isLoad = false;          // ld, ldu, atom: the address is operand 1; st, red: operand 0.
+  std::uint32_t addressIndex = 0;
+};
+std::optional<MemoryAccess> memoryAccessOf(const RuleContext& context, const InstructionSite& site);
+
 // The bytes one ld/st/atom/red/ldu moves: vector width times the element type's size.
 std::optional<std::uint64_t> accessSize(const InstructionView& view);
 

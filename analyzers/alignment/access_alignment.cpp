@@ -31,17 +31,13 @@ namespace ptx {
 void checkAccessAlignment(const RuleContext& context) {
   const Module& module = context.module;
   for (std::uint32_t index = 0; index < module.instructions.size(); ++index) {
-    const InstructionSite& site = module.instructions[index];
-    if (site.inDamagedCode || site.isCall || site.operandCount < 2) continue;
-    std::string_view opcode = context.textOf(site.opcode);
-    bool load = opcode == "ld" || opcode == "ldu" || opcode == "atom";
-    bool store = opcode == "st" || opcode == "red";
-    if (!load && !store) continue;
-    InstructionView view = viewOf(context, site);
-    if (view.has(".param")) continue;
+    auto access = memoryAccessOf(context, module.instructions[index]);
+    if (!access || access->view.has(".param")) continue;
+    const InstructionView& view = access->view;
+    std::string_view opcode = context.textOf(view.site.opcode);
     auto size = accessSize(view);
     if (!size || *size <= 1) continue;
-    const InstructionOperand& address = view.operand(module, load ? 1 : 0);
+    const InstructionOperand& address = view.operand(module, access->addressIndex);
     if (address.shape != OperandShape::Address) continue;
     if (auto misaligned = misalignedAddress(context, index, address, *size, Evidence::Proof)) {
       std::move(*misaligned).report(context, "ALN005", address.range, concat({"a ", std::to_string(*size), "-byte ", std::string(opcode), " needs a ",

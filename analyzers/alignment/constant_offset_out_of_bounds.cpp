@@ -42,13 +42,10 @@ std::optional<std::uint64_t> sizeInBytes(const Symbol& symbol) {
 void checkConstantOffsetOutOfBounds(const RuleContext& context) {
   const Module& module = context.module;
   for (std::uint32_t index = 0; index < module.instructions.size(); ++index) {
-    const InstructionSite& site = module.instructions[index];
-    if (site.inDamagedCode || site.isCall || site.operandCount < 2) continue;
-    std::string_view opcode = context.textOf(site.opcode);
-    bool load = opcode == "ld" || opcode == "ldu" || opcode == "atom";
-    bool store = opcode == "st" || opcode == "red";
-    if (!load && !store) continue;
-    InstructionView view = viewOf(context, site);
+    auto memory = memoryAccessOf(context, module.instructions[index]);
+    if (!memory) continue;
+    const InstructionView& view = memory->view;
+    bool load = memory->isLoad;
     auto access = accessSize(view);
     if (!access) continue;
     // A load into `{a, b, c, _}` discards its trailing elements: nvcc reads a float3 that way,
@@ -61,7 +58,7 @@ void checkConstantOffsetOutOfBounds(const RuleContext& context) {
       access = element * kept;
       if (*access == 0) continue;
     }
-    const InstructionOperand& address = view.operand(module, load ? 1 : 0);
+    const InstructionOperand& address = view.operand(module, memory->addressIndex);
     if (address.shape != OperandShape::Address) continue;
     flow::FunctionFlow* flow = context.flows.flowOfInstruction(index);
     if (flow == nullptr) continue;

@@ -526,18 +526,7 @@ void FunctionFlow::solve(std::uint32_t root) {
       if (operand.shape == OperandShape::Vector) {
         for (std::uint32_t e = 0; e < operand.elementCount; ++e) visit(module_.operands[operand.firstElement + e]);
       }
-      if (operand.shape == OperandShape::Address && operand.symbol != kNoSymbol && module_.symbols[operand.symbol].isRegister()) {
-        // `[%rd+8]`: the base register (found by spelling, as addressOf does).
-        InstructionOperand base = operand;
-        base.shape = OperandShape::Register;
-        std::string_view spelled = textOf(operand.range);
-        std::size_t start = spelled.find_first_not_of("[ \t");
-        std::size_t stop = spelled.find_first_of("+], \t", start);
-        if (start != std::string_view::npos && stop != std::string_view::npos) {
-          base.range = {operand.range.begin + static_cast<std::uint32_t>(start), operand.range.begin + static_cast<std::uint32_t>(stop)};
-          visit(base);
-        }
-      }
+      if (auto base = baseRegisterOf(operand)) visit(*base);
     }
   }
   std::sort(closure.begin(), closure.end());
@@ -582,22 +571,30 @@ AbstractValue FunctionFlow::valueOf(std::uint32_t instruction, const Instruction
   return operandValue(instruction, operand);
 }
 
+std::optional<InstructionOperand> FunctionFlow::baseRegisterOf(const InstructionOperand& address) const {
+  if (address.shape != OperandShape::Address || address.symbol == kNoSymbol || !module_.symbols[address.symbol].isRegister()) {
+    return std::nullopt;
+  }
+  // The register's spelling: from '[' to the offset or the closing bracket.
+  std::string_view spelled = textOf(address.range);
+  std::size_t start = spelled.find_first_not_of("[ \t");
+  std::size_t stop = spelled.find_first_of("+], \t", start);
+  if (start == std::string_view::npos || stop == std::string_view::npos) return std::nullopt;
+  InstructionOperand base = address;
+  base.shape = OperandShape::Register;
+  base.range = {address.range.begin + static_cast<std::uint32_t>(start), address.range.begin + static_cast<std::uint32_t>(stop)};
+  return base;
+}
+
 AbstractValue FunctionFlow::addressOf(std::uint32_t instruction, const InstructionOperand& operand) {
   if (operand.shape != OperandShape::Address) return AbstractValue::unknown();
   AbstractValue base = AbstractValue::unknown();
   if (operand.symbol != kNoSymbol) {
     const Symbol& symbol = module_.symbols[operand.symbol];
     if (symbol.isRegister()) {
-      InstructionOperand asRegister = operand;
-      asRegister.shape = OperandShape::Register;
-      // The register's spelling: from '[' to the offset or the closing bracket.
-      std::string_view spelled = textOf(operand.range);
-      std::size_t start = spelled.find_first_not_of("[ \t");
-      std::size_t stop = spelled.find_first_of("+], \t", start);
-      if (start == std::string_view::npos || stop == std::string_view::npos) return AbstractValue::unknown();
-      asRegister.range = {operand.range.begin + static_cast<std::uint32_t>(start),
-                          operand.range.begin + static_cast<std::uint32_t>(stop)};
-      base = valueOf(instruction, asRegister);
+      auto asRegister = baseRegisterOf(operand);
+      if (!asRegister) return AbstractValue::unknown();
+      base = valueOf(instruction, *asRegister);
     } else {
       base = symbolAddress(operand.symbol);
     }

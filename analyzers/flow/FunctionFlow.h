@@ -110,6 +110,8 @@ class FunctionFlow {
   AbstractValue evaluate(std::uint32_t definition);
   AbstractValue operandValue(std::uint32_t instruction, const InstructionOperand& operand);
   AbstractValue symbolAddress(SymbolId symbol) const;
+  // `[%rd+8]`: the base register as a Register operand spanning its spelling, if the base is one.
+  std::optional<InstructionOperand> baseRegisterOf(const InstructionOperand& address) const;
   void solve(std::uint32_t definition);
   std::string_view textOf(ByteRange range) const { return text_.substr(range.begin, range.end - range.begin); }
 

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "RuleContext.h"
+#include "support/ParallelFor.h"
 
 namespace ptx {
 namespace {
@@ -585,16 +586,9 @@ InstructionShapes checkInstructionShapesParallel(std::string_view text, const Mo
   std::vector<InstructionShapes> parts(ranges);
   std::vector<std::vector<std::string_view>> keys(ranges);
   auto bound = [&](std::size_t r) { return count * r / ranges; };
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t r = next++; r < ranges; r = next++) {
-      matchRange(text, module, bound(r), bound(r + 1), shapes.matchSetOf.data() + bound(r), parts[r], keys[r]);
-    }
-  };
-  std::vector<std::thread> helpers;
-  for (unsigned t = 1; t < std::min<std::size_t>(threads, ranges); ++t) helpers.emplace_back(work);
-  work();
-  for (std::thread& helper : helpers) helper.join();
+  parallelFor(ranges, threads, [&](std::size_t r) {
+    matchRange(text, module, bound(r), bound(r + 1), shapes.matchSetOf.data() + bound(r), parts[r], keys[r]);
+  });
   std::unordered_map<std::string_view, std::uint32_t> seen;
   std::vector<std::uint32_t> globalOf;
   for (std::size_t r = 0; r < ranges; ++r) {

@@ -16,6 +16,8 @@
 #include "isa/IsaReference.h"
 #include "model/Module.h"
 #include "syntax/SyntaxKinds.h"
+#include "support/ParallelFor.h"
+#include "syntax/TreeWalk.h"
 
 namespace ptx {
 
@@ -215,7 +217,6 @@ class Builder {
     return text_.substr(begin, end - begin);
   }
 
-  static ByteRange rangeOf(TSNode node) { return {ts_node_start_byte(node), ts_node_end_byte(node)}; }
 
   TSNode child(TSNode node, TSFieldId field) const { return ts_node_child_by_field_id(node, field); }
 
@@ -356,17 +357,6 @@ class Builder {
     } else if (symbol == k_.functionDefinition || symbol == k_.functionDeclaration) {
       function(item, symbol == k_.functionDefinition);
     }
-  }
-
-  template <typename F>
-  void forEachChild(TSNode node, F&& visit) const {
-    TSTreeCursor cursor = ts_tree_cursor_new(node);
-    if (ts_tree_cursor_goto_first_child(&cursor)) {
-      do {
-        visit(ts_tree_cursor_current_node(&cursor), ts_tree_cursor_current_field_id(&cursor));
-      } while (ts_tree_cursor_goto_next_sibling(&cursor));
-    }
-    ts_tree_cursor_delete(&cursor);
   }
 
   // Attributes shared by every declarator of one declaration or parameter.
@@ -868,19 +858,6 @@ class Builder {
   const ModuleScopeView* view_ = nullptr;
   std::uint32_t moduleCursor_ = 0;  // Module-scope declarations made so far.
 };
-
-// Runs body(i) for i in [0, count) on up to `threads` threads (the caller's included).
-template <typename F>
-void parallelFor(std::size_t count, unsigned threads, F&& body) {
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i = next++; i < count; i = next++) body(i);
-  };
-  std::vector<std::thread> helpers;
-  for (std::size_t t = 1; t < std::min<std::size_t>(threads, count); ++t) helpers.emplace_back(work);
-  work();
-  for (std::thread& helper : helpers) helper.join();
-}
 
 // Appends `fragments` (consecutive groups of module items, in order) into one module, as the
 // one-pass build would have numbered it: each fragment's symbols, scopes, instructions,

@@ -14,6 +14,7 @@
 
 #include "isa/IsaReference.h"
 #include "syntax/SyntaxKinds.h"
+#include "support/ParallelFor.h"
 
 namespace ptx {
 namespace {
@@ -699,10 +700,7 @@ std::vector<Diagnostic> collectSyntaxDiagnosticsParallel(std::string_view text, 
       }
     }
   };
-  std::vector<std::thread> helpers;
-  for (std::size_t t = 1; t < std::min<std::size_t>(threads, groups + lineTasks); ++t) helpers.emplace_back(work);
-  work();
-  for (std::thread& helper : helpers) helper.join();
+  runOnThreads(groups + lineTasks, threads, work);
   Collector out(text, options);
   reportNonAscii(out, everything);
   for (Collector& list : found) {

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "tree-sitter-ptx.h"
+#include "support/ParallelFor.h"
 
 // Joining piece trees uses four functions of tree-sitter's own library that its public header
 // does not declare (they are exported by libtree-sitter 0.20.x, the version this project
@@ -255,10 +256,7 @@ void releasePieces(const std::vector<PtxTsSubtree>& pieces, unsigned threads) {
     for (std::size_t k = next++; k < pieces.size(); k = next++) ts_subtree_release(&pool, pieces[k]);
     ts_subtree_pool_delete(&pool);
   };
-  std::vector<std::thread> helpers;
-  for (std::size_t t = 1; t < std::min<std::size_t>(threads, pieces.size()); ++t) helpers.emplace_back(work);
-  work();
-  for (std::thread& helper : helpers) helper.join();
+  runOnThreads(pieces.size(), threads, work);
 }
 
 // Deletes a joined tree: the root first (the pieces keep the reference `pieces` holds), then
@@ -371,10 +369,7 @@ SyntaxTree parseSyntaxChunked(std::string_view text, const ParseOptions& options
     }
     ts_parser_set_included_ranges(parser, nullptr, 0);
   };
-  std::vector<std::thread> helpers;
-  for (unsigned t = 1; t < std::min<std::size_t>(threads, pieces); ++t) helpers.emplace_back(work);
-  work();
-  for (std::thread& helper : helpers) helper.join();
+  runOnThreads(pieces, threads, work);
 
   // A piece with an error may have recovered differently than the whole text would (recovery
   // can reach back across the cut); a stopped piece means the whole parse would stop too.

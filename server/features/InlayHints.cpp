@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "syntax/SyntaxKinds.h"
+#include "syntax/TreeWalk.h"
 
 namespace ptx::lsp {
 namespace {
@@ -16,19 +17,6 @@ std::string_view slice(std::string_view text, ByteRange range) {
   range.end = std::min<std::uint32_t>(range.end, static_cast<std::uint32_t>(text.size()));
   range.begin = std::min(range.begin, range.end);
   return text.substr(range.begin, range.end - range.begin);
-}
-
-ByteRange rangeOf(TSNode node) { return {ts_node_start_byte(node), ts_node_end_byte(node)}; }
-
-template <typename F>
-void forEachChild(TSNode node, F&& visit) {
-  TSTreeCursor cursor = ts_tree_cursor_new(node);
-  if (ts_tree_cursor_goto_first_child(&cursor)) {
-    do {
-      visit(ts_tree_cursor_current_node(&cursor), ts_tree_cursor_current_field_id(&cursor));
-    } while (ts_tree_cursor_goto_next_sibling(&cursor));
-  }
-  ts_tree_cursor_delete(&cursor);
 }
 
 // How a type's bits are read, for the register type hint.
