@@ -25,6 +25,8 @@
 #include <unistd.h>
 
 #include "FileReport.h"
+#include "Inputs.h"
+#include "LintCache.h"
 #include "isa/IsaReference.h"
 #include "Lint.h"
 #include "Registry.h"
@@ -77,6 +79,12 @@ Output:
   --color WHEN         Colour text output: auto (default: when standard output is a terminal
                        and NO_COLOR is unset), always or never.
 
+Cache:
+  --no-cache           Lint every file afresh and leave the cache alone.
+  --cache-dir DIR      Keep results here (default: $PTXLINT_CACHE_DIR, else .ptxlint_cache in
+                       the working directory). A file whose bytes, settings and ptxlint build
+                       are unchanged since an earlier run is not analyzed again.
+
 Other:
   --jobs N             Worker threads (default: one per core).
   --list-rules         List every rule (code, name, category, default severity) and exit.
@@ -87,8 +95,9 @@ Other:
 Exit status:
   0  no findings.
   1  findings reported (at or above the --severity threshold).
-  2  usage or configuration error, an unwritable --output, or a path that could not be
-     checked (missing, unreadable, binary, a directory or glob without PTX files).
+  1  also when some paths could not be checked (missing, unreadable, binary, a directory
+     or glob without PTX files) but others were: each such path is named on stderr.
+  2  usage or configuration error, an unwritable --output, or nothing could be checked.
 )";
 
 enum class Format { Text, Json, Sarif };
@@ -110,6 +119,8 @@ struct Options {
   bool quiet = false;
   bool stats = false;
   Color color = Color::Auto;
+  bool useCache = true;
+  std::optional<std::string> cacheDir;  // --cache-dir DIR.
 };
 
 std::optional<Severity> parseSeverity(std::string_view level) {
@@ -220,6 +231,12 @@ Options parseArguments(int argc, char** argv, bool& exitEarly) {
                          std::string(setting) + "'"};
       }
       for (const RuleMeta* rule : selected) options.lint.rules[std::string(rule->code)].severity = severity;
+    } else if (arg == "--no-cache") {
+      options.useCache = false;
+    } else if (arg == "--cache-dir" || arg.starts_with("--cache-dir=")) {
+      std::string_view directory = value("--cache-dir");
+      if (directory.empty()) throw UsageError{"--cache-dir needs a folder"};
+      options.cacheDir = std::string(directory);
     } else if (arg == "--werror") {
       options.werror = true;
     } else if (arg == "--quiet" || arg == "-q") {
@@ -290,208 +307,6 @@ Options parseArguments(int argc, char** argv, bool& exitEarly) {
     }
   }
   return options;
-}
-
-struct Input {
-  std::string path;
-  std::string ioError;
-};
-
-bool isGlob(std::string_view path) { return path.find_first_of("*?[") != std::string_view::npos; }
-
-// Matches `text` (a '/'-separated relative path) against a glob: '*' and '?' stay within one
-// path component, '[abc]'/'[a-z]'/'[!a]' are character classes, '**' crosses directories
-// ('**/' also matches no directory at all).
-bool globMatch(std::string_view pattern, std::string_view text) {
-  if (pattern.empty()) return text.empty();
-  if (pattern.starts_with("**")) {
-    std::string_view rest = pattern.substr(2);
-    bool slash = rest.starts_with("/");
-    if (slash && globMatch(rest.substr(1), text)) return true;  // "**/" as no directory.
-    for (std::size_t i = 0; i <= text.size(); ++i) {
-      if (globMatch(rest, text.substr(i))) return true;
-    }
-    return false;
-  }
-  char p = pattern.front();
-  if (p == '*') {
-    for (std::size_t i = 0; i <= text.size(); ++i) {
-      if (globMatch(pattern.substr(1), text.substr(i))) return true;
-      if (i < text.size() && text[i] == '/') break;
-    }
-    return false;
-  }
-  if (text.empty()) return false;
-  if (p == '?') return text.front() != '/' && globMatch(pattern.substr(1), text.substr(1));
-  if (p == '[') {
-    std::size_t close = pattern.find(']', 2);
-    if (close != std::string_view::npos) {
-      std::string_view set = pattern.substr(1, close - 1);
-      bool negate = set.starts_with("!") || set.starts_with("^");
-      if (negate) set.remove_prefix(1);
-      bool in = false;
-      for (std::size_t i = 0; i < set.size(); ++i) {
-        if (i + 2 < set.size() && set[i + 1] == '-') {
-          in = in || (text.front() >= set[i] && text.front() <= set[i + 2]);
-          i += 2;
-        } else {
-          in = in || text.front() == set[i];
-        }
-      }
-      return in != negate && text.front() != '/' && globMatch(pattern.substr(close + 1), text.substr(1));
-    }
-  }
-  return p == text.front() && globMatch(pattern.substr(1), text.substr(1));
-}
-
-// The *.ptx files under `directory`, sorted, skipping hidden directories. `error` is set when
-// the directory could not be read.
-std::vector<std::string> ptxFilesUnder(const fs::path& directory, std::string& problem) {
-  std::vector<std::string> found;
-  std::error_code error;
-  fs::recursive_directory_iterator it(directory, fs::directory_options::skip_permission_denied, error);
-  for (; !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
-    const fs::directory_entry& entry = *it;
-    std::string name = entry.path().filename().string();
-    std::error_code ignored;
-    if (entry.is_directory(ignored) && name.starts_with(".") && name != "." && name != "..") {
-      it.disable_recursion_pending();
-      continue;
-    }
-    if (entry.is_regular_file(ignored) && entry.path().extension() == ".ptx") {
-      found.push_back(entry.path().generic_string());
-    }
-  }
-  if (error) problem = "cannot read directory: " + error.message();
-  std::sort(found.begin(), found.end());
-  return found;
-}
-
-// The PTX files a glob names: the walk starts at the pattern's longest literal directory
-// prefix; matched directories are searched for *.ptx like directory arguments.
-std::vector<std::string> expandGlob(const std::string& pattern, std::string& problem) {
-  std::string generic = fs::path(pattern).generic_string();
-  std::size_t firstGlob = generic.find_first_of("*?[");
-  std::size_t slash = generic.rfind('/', firstGlob);
-  std::string base = slash == std::string::npos ? std::string() : generic.substr(0, slash + 1);
-  std::string rest = generic.substr(base.size());
-  fs::path root = base.empty() ? fs::path(".") : fs::path(base);
-  std::error_code error;
-  if (!fs::is_directory(root, error)) {
-    problem = "no such directory '" + (base.empty() ? std::string(".") : base) + "' for the pattern";
-    return {};
-  }
-  std::set<std::string> found;
-  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, error);
-  for (; !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
-    const fs::directory_entry& entry = *it;
-    std::string name = entry.path().filename().string();
-    std::error_code ignored;
-    bool directory = entry.is_directory(ignored);
-    if (directory && name.starts_with(".")) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    std::string relative = entry.path().lexically_relative(root).generic_string();
-    if (!globMatch(rest, relative)) continue;
-    std::string shown = base + relative;
-    if (directory) {
-      std::string ignoredProblem;
-      for (std::string& file : ptxFilesUnder(entry.path(), ignoredProblem)) {
-        found.insert(base + fs::path(file).lexically_relative(root).generic_string());
-      }
-      it.disable_recursion_pending();
-    } else if (entry.is_regular_file(ignored) && entry.path().extension() == ".ptx") {
-      found.insert(shown);
-    }
-  }
-  if (error) problem = "cannot read directory: " + error.message();
-  else if (found.empty()) problem = "no PTX files match this pattern";
-  return {found.begin(), found.end()};
-}
-
-// Expands directories into their *.ptx files and globs into the PTX files they match, sorted;
-// keeps explicit files as given. Paths that yield nothing become inputs with an error.
-std::vector<Input> collectInputs(const std::vector<std::string>& paths) {
-  std::vector<Input> inputs;
-  for (const std::string& path : paths) {
-    if (path == "-") {
-      inputs.push_back({path, {}});
-      continue;
-    }
-    std::error_code error;
-    auto status = fs::status(path, error);
-    if (error || !fs::exists(status)) {
-      if (isGlob(path)) {
-        std::string problem;
-        std::vector<std::string> files = expandGlob(path, problem);
-        if (!problem.empty()) inputs.push_back({path, problem});
-        for (std::string& file : files) inputs.push_back({std::move(file), {}});
-        continue;
-      }
-      if (fs::is_symlink(fs::symlink_status(path, error))) {
-        inputs.push_back({path, "broken symbolic link"});
-      } else if (error && error != std::errc::no_such_file_or_directory) {
-        inputs.push_back({path, "cannot access: " + error.message()});
-      } else {
-        inputs.push_back({path, "no such file or directory"});
-      }
-      continue;
-    }
-    if (!fs::is_directory(status)) {
-      inputs.push_back({path, {}});
-      continue;
-    }
-    std::string problem;
-    std::vector<std::string> found = ptxFilesUnder(path, problem);
-    if (!problem.empty()) {
-      inputs.push_back({path, problem});
-    } else if (found.empty()) {
-      inputs.push_back({path, "directory contains no *.ptx files"});
-    }
-    for (std::string& file : found) inputs.push_back({std::move(file), {}});
-  }
-  return inputs;
-}
-
-bool readWhole(const std::string& path, std::string& text, std::string& error) {
-  if (path == "-") {
-    std::ostringstream buffer;
-    buffer << std::cin.rdbuf();
-    text = std::move(buffer).str();
-  } else {
-    std::error_code status;
-    if (fs::is_directory(path, status)) {
-      error = "is a directory";
-      return false;
-    }
-    errno = 0;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      int code = errno;
-      std::error_code exists;
-      if (!fs::exists(path, exists)) {
-        error = "no such file or directory (removed while ptxlint ran?)";
-      } else {
-        error = "cannot open file" +
-                (code != 0 ? ": " + std::error_code(code, std::generic_category()).message() : std::string());
-      }
-      return false;
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) {
-      error = "read error";
-      return false;
-    }
-    text = std::move(buffer).str();
-  }
-  // PTX is text: a NUL byte in the first 64 KiB means a binary file (a cubin, an object...).
-  if (std::string_view(text).substr(0, std::size_t{64} << 10).find('\0') != std::string_view::npos) {
-    error = "binary file (contains NUL bytes), not PTX text";
-    return false;
-  }
-  return true;
 }
 
 // Reads and checks a .ptxls.json; nullopt (with `problem` set) when it cannot be used.
@@ -613,22 +428,29 @@ class Progress {
 
 // `sarif`, when given, receives what SARIF output needs beyond the report (fixes, UTF-16 columns).
 // `threads`: how many threads this file may use (a big file is then linted in parallel).
+// `cache`, when given, answers for texts linted before with the same settings.
 FileReport lintOne(const Input& input, const Options& settings, OptionsForFiles& lintOptions, unsigned threads,
-                   SarifFileDetails* sarif = nullptr) {
+                   LintCache* cache, SarifFileDetails* sarif = nullptr) {
   std::string shown = input.path == "-" ? settings.stdinFilename.value_or("<stdin>") : input.path;
   if (!input.ioError.empty()) return {shown, input.ioError, {}};
   std::string text;
   std::string error;
-  if (!readWhole(input.path, text, error)) return {shown, error, {}};
+  if (!readPtxText(input.path, text, error)) return {shown, error, {}};
   LintOptions options = lintOptions.forFile(input.path == "-" ? settings.stdinFilename.value_or("-") : input.path);
   options.threads = threads;
-  LintResult result = lintText(text, options);
-  if (sarif != nullptr) *sarif = buildSarifDetails(text, result.diagnostics);
-  return buildFileReport(shown, text, result.diagnostics);
+  if (cache != nullptr && !LintCache::cacheable(options)) cache = nullptr;
+  std::string key = cache != nullptr ? cache->settingsKey(options) : std::string();
+  std::optional<std::vector<Diagnostic>> diagnostics = cache != nullptr ? cache->load(key, text) : std::nullopt;
+  if (!diagnostics) {
+    diagnostics = lintText(text, options).diagnostics;
+    if (cache != nullptr) cache->store(key, text, *diagnostics);
+  }
+  if (sarif != nullptr) *sarif = buildSarifDetails(text, *diagnostics);
+  return buildFileReport(shown, text, *diagnostics);
 }
 
 std::vector<FileReport> lintAll(const std::vector<Input>& inputs, const Options& settings, OptionsForFiles& lint,
-                                Progress& progress, std::vector<SarifFileDetails>* sarif = nullptr) {
+                                Progress& progress, LintCache* cache, std::vector<SarifFileDetails>* sarif = nullptr) {
   std::vector<FileReport> reports(inputs.size());
   if (sarif != nullptr) sarif->assign(inputs.size(), {});
   // One worker per core; with fewer files than cores, each file gets the spare cores as
@@ -640,7 +462,7 @@ std::vector<FileReport> lintAll(const std::vector<Input>& inputs, const Options&
   auto work = [&] {
     for (std::size_t i = next++; i < inputs.size(); i = next++) {
       progress.started(inputs[i].path);
-      reports[i] = lintOne(inputs[i], settings, lint, threadsPerFile, sarif != nullptr ? &(*sarif)[i] : nullptr);
+      reports[i] = lintOne(inputs[i], settings, lint, threadsPerFile, cache, sarif != nullptr ? &(*sarif)[i] : nullptr);
     }
   };
   std::vector<std::jthread> pool;
@@ -672,6 +494,23 @@ void applySeverityOptions(const Options& options, std::vector<FileReport>& repor
     diagnostics.resize(kept);
     if (details != nullptr) details->resize(kept);
   }
+}
+
+// The cache for this run: --cache-dir, $PTXLINT_CACHE_DIR or .ptxlint_cache; none with
+// --no-cache or when the folder cannot be created (the run is then just slower).
+std::unique_ptr<LintCache> openCache(const Options& options) {
+  if (!options.useCache) return nullptr;
+  std::string directory = ".ptxlint_cache";
+  if (options.cacheDir) {
+    directory = *options.cacheDir;
+  } else if (const char* fromEnvironment = std::getenv("PTXLINT_CACHE_DIR");
+             fromEnvironment != nullptr && *fromEnvironment != '\0') {
+    directory = fromEnvironment;
+  }
+  std::string problem;
+  std::unique_ptr<LintCache> cache = LintCache::open(directory, currentToolIdentity(PTXLS_VERSION), problem);
+  if (!cache && options.cacheDir) std::cerr << "ptxlint: --cache-dir " << directory << ": " << problem << "; not caching\n";
+  return cache;
 }
 
 bool wantColor(Color color) {
@@ -712,12 +551,13 @@ int main(int argc, char** argv) {
   std::ostream& out = options.output ? static_cast<std::ostream&>(file) : std::cout;
 
   std::vector<Input> inputs = collectInputs(options.paths);
+  std::unique_ptr<LintCache> cache = openCache(options);
   std::vector<SarifFileDetails> sarif;
   std::vector<SarifFileDetails>* sarifDetails = options.format == Format::Sarif ? &sarif : nullptr;
   std::vector<FileReport> reports;
   {
     Progress progress(!options.quiet && inputs.size() > 20 && ::isatty(STDERR_FILENO) != 0, inputs.size());
-    reports = lintAll(inputs, options, lintOptions, progress, sarifDetails);
+    reports = lintAll(inputs, options, lintOptions, progress, cache.get(), sarifDetails);
   }
   applySeverityOptions(options, reports, sarifDetails);
   for (const FileReport& report : reports) {
@@ -738,6 +578,10 @@ int main(int argc, char** argv) {
     } else {
       emitStatistics(std::cerr, reports, false);
     }
+    if (cache) {
+      std::cerr << "cache: " << cache->hits() << " of " << (cache->hits() + cache->misses()) << " files from "
+                << cache->directory().string() << "\n";
+    }
   }
   out.flush();
   if (!out) {
@@ -745,6 +589,8 @@ int main(int argc, char** argv) {
               << ": write error\n";
     return 2;
   }
-  if (summary.ioErrors > 0) return 2;
-  return summary.diagnostics() > 0 ? 1 : 0;
+  // Nothing checked is a failure of the run itself; a path that could not be checked among
+  // others that could fails the run like a finding (the others are still reported).
+  if (summary.ioErrors > 0 && summary.filesChecked == 0) return 2;
+  return summary.diagnostics() > 0 || summary.ioErrors > 0 ? 1 : 0;
 }
