@@ -68,6 +68,9 @@ std::vector<std::string> mergeSettings(Settings& settings, const json& input) {
     return problems;
   }
   for (const auto& [key, value] : object.items()) {
+    // The editor client's own settings (clients/vscode: how to start the server, tracing,
+    // format on save) arrive in the same "ptxls" section; they are not the server's business.
+    if (key == "server" || key == "trace" || key == "formatOnSave") continue;
     if (key == "target") {
       if (value.is_null()) {
         settings.target.reset();

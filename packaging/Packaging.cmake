@@ -28,14 +28,14 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/grammar/queries/
         FILES_MATCHING PATTERN "*.scm")
 
 # Documentation: README, the user-facing docs (docs/, its layout kept so relative links work:
-# rules/ holds one page per rule, ci/ the CI examples), and the licence if any.
+# rules/ holds one page per rule, ci/ the CI examples), and the licence.
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/
         DESTINATION ${CMAKE_INSTALL_DOCDIR}
         FILES_MATCHING PATTERN "*.md" PATTERN "*.yml" PATTERN "*.yaml")
-foreach(license LICENSE LICENSE.md LICENSE.txt COPYING)
-  install(FILES ${PROJECT_SOURCE_DIR}/${license} DESTINATION ${CMAKE_INSTALL_DOCDIR} OPTIONAL)
-endforeach()
+# Debian policy wants the licence as /usr/share/doc/<package>/copyright.
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR} RENAME copyright)
 
 # --- CPack: a Debian package -------------------------------------------------------------
 set(CPACK_GENERATOR "DEB")

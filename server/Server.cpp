@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "Registry.h"
+#include "RuleDocs.h"
 #include "features/CodeActions.h"
 #include "features/Completion.h"
 #include "features/DocumentSymbols.h"
@@ -87,6 +88,11 @@ int severityCode(Severity severity) {
 
 // Where rule documentation lives, for diagnostics' codeDescription links.
 constexpr std::string_view kRuleDocsBase = "https://github.com/ptxls/ptxls/blob/main/docs/rules/";
+
+// workspace/executeCommand: a rule's documentation, for editors' "explain this rule" commands.
+// Named apart from any editor command: vscode-languageclient registers every server command as
+// a VS Code command of the same name, which would clash with the extension's own.
+constexpr std::string_view kExplainRuleCommand = "ptxls.server.explainRule";
 
 bool isTrue(const json& object, std::initializer_list<const char*> path) {
   const json* at = &object;
@@ -242,6 +248,10 @@ void Server::request(const json& id, const std::string& method, const json& para
     reply(id, workspaceSymbols(params));
     return;
   }
+  if (method == "workspace/executeCommand") {
+    reply(id, executeCommand(params));
+    return;
+  }
   auto route = routes_.find(method);
   if (route == routes_.end()) {
     replyError(id, kMethodNotFound, "unknown method '" + method + "'");
@@ -318,8 +328,33 @@ json Server::initialize(const json& params) {
       {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
       {"documentFormattingProvider", true},
       {"documentRangeFormattingProvider", true},
+      {"executeCommandProvider", {{"commands", {std::string(kExplainRuleCommand)}}}},
   };
   return {{"capabilities", result}, {"serverInfo", {{"name", "ptxls"}, {"version", PTXLS_VERSION}}}};
+}
+
+// arguments: [RULE] (a code such as "ALN001" or a name such as "mbarrier-alignment").
+// Result: {code, name, category, severity, summary, documentation (markdown), href}.
+json Server::executeCommand(const json& params) {
+  if (!params.is_object() || !params.contains("command") || !params["command"].is_string()) {
+    throw InvalidParams{"workspace/executeCommand needs a 'command' string"};
+  }
+  std::string command = params["command"].get<std::string>();
+  if (command != kExplainRuleCommand) throw InvalidParams{"unknown command '" + command + "'"};
+  const json* arguments = params.contains("arguments") ? &params["arguments"] : nullptr;
+  if (arguments == nullptr || !arguments->is_array() || arguments->empty() || !(*arguments)[0].is_string()) {
+    throw InvalidParams{command + " needs one argument: a rule code or name"};
+  }
+  std::string wanted = (*arguments)[0].get<std::string>();
+  const RuleMeta* rule = findRule(wanted);
+  if (rule == nullptr) throw InvalidParams{"no rule named '" + wanted + "'"};
+  return {{"code", rule->code},
+          {"name", rule->name},
+          {"category", toString(rule->category)},
+          {"severity", toString(rule->defaultSeverity)},
+          {"summary", rule->summary},
+          {"documentation", ruleDocumentation(rule->code)},
+          {"href", std::string(kRuleDocsBase) + std::string(rule->code) + ".md"}};
 }
 
 Settings Server::settingsFor(const std::string& uri) {

@@ -94,6 +94,7 @@ class Server {
   void didChangeConfiguration(const nlohmann::json& params);
   void cancel(const nlohmann::json& params);
   nlohmann::json workspaceSymbols(const nlohmann::json& params);
+  nlohmann::json executeCommand(const nlohmann::json& params);
 
   // Features (each answers from one analysis snapshot).
   nlohmann::json hover(const Analysis& analysis, const nlohmann::json& params);

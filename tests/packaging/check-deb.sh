@@ -78,7 +78,7 @@ done
 dpkg-deb --contents "$deb" >"$tmp/contents.txt"
 paths=$(awk '{print $6}' "$tmp/contents.txt" | sed 's|^\./|/|; s|/$||')
 has() { grep -qxF "$1" <<<"$paths"; }
-expect=(/usr/bin/ptxlint /usr/bin/ptxls /usr/bin/ptxfmt /usr/share/doc/ptxls/README.md)
+expect=(/usr/bin/ptxlint /usr/bin/ptxls /usr/bin/ptxfmt /usr/share/doc/ptxls/README.md /usr/share/doc/ptxls/copyright)
 for q in "$source"/grammar/queries/*.scm; do expect+=("/usr/share/ptxls/queries/$(basename "$q")"); done
 for r in "$source"/docs/rules/*.md; do expect+=("/usr/share/doc/ptxls/rules/$(basename "$r")"); done
 for m in "$source"/docs/*.1; do [[ -e "$m" ]] && expect+=("/usr/share/man/man1/$(basename "$m")"); done

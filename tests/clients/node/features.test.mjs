@@ -451,3 +451,22 @@ test('workspace/didChangeConfiguration: settings pushed by the client (any shape
     assert.deepEqual(await server.close(), { code: 0, signal: null });
   } finally { server.kill(); }
 });
+
+// ---------------------------------------------------------------------------------------------
+// workspace/executeCommand: a rule's documentation (editors' "explain rule" commands)
+
+test('executeCommand: ptxls.server.explainRule returns the documentation of a rule by code or name', T, async () => {
+  const provider = advertised(s.caps, 'executeCommandProvider');
+  assert.ok(provider.commands.includes('ptxls.server.explainRule'), JSON.stringify(provider.commands));
+  const byCode = await s.request(P.ExecuteCommandRequest.method, { command: 'ptxls.server.explainRule', arguments: ['ISA004'] });
+  assert.equal(byCode.code, 'ISA004');
+  assert.ok(byCode.name.length > 0 && byCode.summary.length > 0, JSON.stringify(byCode));
+  assert.match(byCode.documentation, /Why is this bad/);
+  assert.ok(byCode.href.endsWith('/docs/rules/ISA004.md'), byCode.href);
+  const byName = await s.request(P.ExecuteCommandRequest.method, { command: 'ptxls.server.explainRule', arguments: [byCode.name] });
+  assert.deepEqual(byName, byCode);
+  await assert.rejects(s.request(P.ExecuteCommandRequest.method, { command: 'ptxls.server.explainRule', arguments: ['NOPE999'] }),
+    error => error.code === P.ErrorCodes.InvalidParams && /NOPE999/.test(error.message));
+  await assert.rejects(s.request(P.ExecuteCommandRequest.method, { command: 'ptxls.nothing', arguments: [] }),
+    error => error.code === P.ErrorCodes.InvalidParams);
+});
