@@ -4,13 +4,19 @@ pkg_check_modules(TREE_SITTER REQUIRED IMPORTED_TARGET tree-sitter)
 find_package(Threads REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 
-# PTXLS_STATIC_RUNTIME: binaries that run on any x86-64 Linux with glibc, whatever else is
-# installed — tree-sitter's runtime and the C++ runtime linked in (the VS Code extension carries
-# such a ptxls). Off for Debian packages, which depend on libtree-sitter0 instead.
-option(PTXLS_STATIC_RUNTIME "Link libtree-sitter, libstdc++ and libgcc statically" OFF)
-if(PTXLS_STATIC_RUNTIME)
+# tree-sitter is linked statically by default: the chunked parser joins piece trees through
+# functions libtree-sitter 0.20 exports but does not declare (core/syntax/SyntaxTree.cpp), so
+# the binaries must run with exactly the runtime they were built and tested against, not
+# whatever libtree-sitter0 a later system update brings. It also lets the VS Code extension
+# carry a ptxls that needs no libtree-sitter on the user's machine.
+option(PTXLS_STATIC_TREE_SITTER "Link the tree-sitter runtime statically (libtree-sitter.a)" ON)
+# PTXLS_STATIC_RUNTIME: binaries that need nothing but glibc — the C++ runtime linked in too.
+option(PTXLS_STATIC_RUNTIME "Link libstdc++ and libgcc statically as well" OFF)
+if(PTXLS_STATIC_TREE_SITTER OR PTXLS_STATIC_RUNTIME)
   find_library(PTXLS_TREE_SITTER_ARCHIVE NAMES libtree-sitter.a HINTS ${TREE_SITTER_LIBRARY_DIRS} REQUIRED)
   set_property(TARGET PkgConfig::TREE_SITTER PROPERTY INTERFACE_LINK_LIBRARIES ${PTXLS_TREE_SITTER_ARCHIVE})
   set_property(TARGET PkgConfig::TREE_SITTER PROPERTY INTERFACE_LINK_DIRECTORIES "")
+endif()
+if(PTXLS_STATIC_RUNTIME)
   add_link_options(-static-libstdc++ -static-libgcc)
 endif()

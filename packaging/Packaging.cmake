@@ -5,8 +5,8 @@
 #   (cd build && cpack -G DEB)                       # -> ptxls_<version>_amd64.deb
 #
 # Everything is installed relative to the prefix; the binaries find nothing through paths
-# recorded at build time (rule docs are compiled in). The tree-sitter runtime is Debian's
-# shared libtree-sitter0; the PTX grammar is linked statically into each binary.
+# recorded at build time (rule docs are compiled in). The tree-sitter runtime and the PTX
+# grammar are linked statically into each binary (cmake/Dependencies.cmake says why).
 include(GNUInstallDirs)
 
 install(TARGETS ptxlint ptxls ptxfmt
@@ -74,7 +74,7 @@ if(PTXLS_DPKG_SHLIBDEPS)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
   set(CPACK_DEBIAN_PACKAGE_DEPENDS
-      "libtree-sitter0 (>= 0.20.7), libstdc++6 (>= 12), libgcc-s1 (>= 3.0), libc6 (>= 2.34)")
+      "libstdc++6 (>= 12), libgcc-s1 (>= 3.0), libc6 (>= 2.34)")
 endif()
 
 include(CPack)

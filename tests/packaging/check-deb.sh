@@ -70,7 +70,10 @@ field() { dpkg-deb --field "$deb" "$1"; }
 [[ -n "$(field Maintainer)" ]] && pass "Maintainer: $(field Maintainer)" || fail "no Maintainer"
 [[ -n "$(field Description)" ]] && pass "Description present" || fail "no Description"
 depends=$(field Depends)
-for dep in libtree-sitter0 libstdc++6 libc6; do
+# tree-sitter is linked in (cmake/Dependencies.cmake says why), so the package must not need it.
+[[ "$depends" != *libtree-sitter* ]] && pass "Depends does not name libtree-sitter (linked statically)" \
+  || fail "Depends ($depends) names libtree-sitter, which is linked statically"
+for dep in libstdc++6 libc6; do
   [[ "$depends" == *"$dep"* ]] && pass "Depends names $dep" || fail "Depends ($depends) lacks $dep"
 done
 
@@ -104,8 +107,8 @@ if command -v readelf >/dev/null; then
   for b in "$ptxlint" "$ptxls" "$ptxfmt"; do
     if readelf -d "$b" | grep -qE 'R(UN)?PATH'; then fail "$(basename "$b") has an RPATH/RUNPATH: $(readelf -d "$b" | grep -E 'R(UN)?PATH')"
     else pass "$(basename "$b") has no RPATH"; fi
-    readelf -d "$b" | grep -q 'libtree-sitter\.so\.0' && pass "$(basename "$b") links libtree-sitter.so.0" \
-      || fail "$(basename "$b") does not link libtree-sitter.so.0"
+    readelf -d "$b" | grep -q 'libtree-sitter' && fail "$(basename "$b") links a shared libtree-sitter" \
+      || pass "$(basename "$b") carries its own tree-sitter runtime"
   done
   if strings -a "$ptxlint" 2>/dev/null | grep -qF "$build"; then
     echo "note: ptxlint contains the build directory path (debug info or __FILE__); harmless"
