@@ -36,6 +36,9 @@ struct Analysis {
   std::int64_t version;
   LineIndex lines;  // Over *text.
   LintResult result;
+  // Which of the document's lint settings produced this (Scheduler::setLintOptions counts
+  // them): the same version analyzed under new settings is a different result.
+  std::uint64_t settingsSerial = 0;
 
   // A full analysis has every function's body in its model; an incremental one only the
   // edited function's (see LintResult::focus).

@@ -65,16 +65,19 @@ bool Scheduler::close(const std::string& uri) {
   return erased;
 }
 
-void Scheduler::setLintOptions(const std::string& uri, LintOptions lint) {
+std::uint64_t Scheduler::setLintOptions(const std::string& uri, LintOptions lint) {
+  std::uint64_t serial = 0;
   {
     std::lock_guard lock(mutex_);
     auto it = entries_.find(uri);
-    if (it == entries_.end()) return;
+    if (it == entries_.end()) return 0;
     it->second.lint = std::move(lint);
     it->second.needsRelint = true;
     it->second.due = Clock::now();
+    serial = ++it->second.settingsSerial;
   }
   wake_.notify_all();
+  return serial;
 }
 
 std::vector<std::string> Scheduler::openDocuments() const {
@@ -172,6 +175,7 @@ void Scheduler::runLatest(const std::string& uri, std::unique_lock<std::mutex>& 
   std::shared_ptr<const Analysis> base = entry.latest;
   LintOptions lint = entry.lint;
   std::uint64_t generation = entry.generation;
+  std::uint64_t settingsSerial = entry.settingsSerial;
   lock.unlock();
 
   std::shared_ptr<const Analysis> analysis;
@@ -189,7 +193,9 @@ void Scheduler::runLatest(const std::string& uri, std::unique_lock<std::mutex>& 
       }
       result = quick ? std::move(*quick) : lintTree(*snapshot.text, std::move(tree), lint);
     }
-    analysis = std::make_shared<const Analysis>(snapshot.text, snapshot.version, std::move(result), *snapshot.lines);
+    auto made = std::make_shared<Analysis>(snapshot.text, snapshot.version, std::move(result), *snapshot.lines);
+    made->settingsSerial = settingsSerial;
+    analysis = std::move(made);
   } catch (const std::exception&) {
     // Out of memory or worse: keep serving; the next edit tries again from scratch.
   }
@@ -225,12 +231,15 @@ void Scheduler::runFull(const std::string& uri, std::unique_lock<std::mutex>& lo
   std::shared_ptr<const Analysis> base = entry.latest;
   LintOptions lint = entry.lint;
   std::uint64_t generation = entry.generation;
+  std::uint64_t settingsSerial = entry.settingsSerial;
   lock.unlock();
 
   std::shared_ptr<const Analysis> analysis;
   try {
-    analysis = std::make_shared<const Analysis>(base->text, base->version, lintTree(*base->text, base->result.tree, lint),
-                                                base->lines);
+    auto made = std::make_shared<Analysis>(base->text, base->version, lintTree(*base->text, base->result.tree, lint),
+                                           base->lines);
+    made->settingsSerial = settingsSerial;
+    analysis = std::move(made);
   } catch (const std::exception&) {
   }
 

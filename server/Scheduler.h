@@ -54,7 +54,8 @@ class Scheduler {
   bool edit(const std::string& uri, const std::function<void(Document&)>& edit);
   bool close(const std::string& uri);
   // New lint options for a document (configuration changed): a full re-analysis follows.
-  void setLintOptions(const std::string& uri, LintOptions lint);
+  // Returns the settings serial that analyses under these options will carry (0: not open).
+  std::uint64_t setLintOptions(const std::string& uri, LintOptions lint);
   std::vector<std::string> openDocuments() const;
 
   struct View {
@@ -86,6 +87,7 @@ class Scheduler {
     bool analyzingFull = false;
     bool needsRelint = false;  // Options changed: re-check everything even without edits.
     std::uint64_t generation = 0;  // Tells a reopened document from the one a worker saw.
+    std::uint64_t settingsSerial = 0;  // Bumped by setLintOptions; see Analysis::settingsSerial.
   };
   enum class JobKind { Latest, Full };
   struct Job {

@@ -296,6 +296,7 @@ json Server::initialize(const json& params) {
   pushDiagnostics_ = !hasMember(capabilities, {"textDocument", "diagnostic"});
   progressSupported_ = isTrue(capabilities, {"window", "workDoneProgress"});
   configurationSupported_ = isTrue(capabilities, {"workspace", "configuration"});
+  diagnosticRefreshSupported_ = isTrue(capabilities, {"workspace", "diagnostics", "refreshSupport"});
   if (params.is_object() && params.contains("initializationOptions")) {
     for (const std::string& problem : mergeSettings(initialSettings_, params["initializationOptions"])) {
       log(2, "initializationOptions: " + problem);
@@ -378,11 +379,13 @@ Settings Server::settingsFor(const std::string& uri) {
 void Server::applySettingsToOpenDocuments() {
   for (const std::string& uri : scheduler_->openDocuments()) {
     Settings settings = settingsFor(uri);
-    {
-      std::lock_guard lock(deferredMutex_);
-      documentSettings_[uri] = settings;
-    }
-    scheduler_->setLintOptions(uri, lintOptionsFor(settings));
+    // One critical section: the analysis under the new options can finish (onAnalysis) as
+    // soon as setLintOptions wakes a worker, and must find what it is awaited for. (Lock
+    // order as in onAnalysis: deferredMutex_, then the scheduler's.)
+    std::lock_guard lock(deferredMutex_);
+    documentSettings_[uri] = settings;
+    std::uint64_t serial = scheduler_->setLintOptions(uri, lintOptionsFor(settings));
+    if (diagnosticRefreshSupported_ && serial != 0) awaitingRefresh_[uri] = serial;
   }
 }
 
@@ -443,6 +446,7 @@ void Server::didClose(const json& params) {
   std::string uri = documentUri(params);
   if (!scheduler_->close(uri)) return;
   std::vector<Deferred> orphans;
+  bool refresh = false;
   {
     std::lock_guard lock(deferredMutex_);
     if (auto it = deferred_.find(uri); it != deferred_.end()) {
@@ -452,7 +456,9 @@ void Server::didClose(const json& params) {
     lastPublished_.erase(uri);
     openProgress_.erase(uri);
     documentSettings_.erase(uri);
+    refresh = awaitingRefresh_.erase(uri) != 0 && awaitingRefresh_.empty();
   }
+  if (refresh) sendRequest("workspace/diagnostic/refresh", nullptr);
   {
     std::lock_guard lock(tokensMutex_);
     lastTokens_.erase(uri);
@@ -583,6 +589,18 @@ void Server::onAnalysis(const std::string& uri, const std::shared_ptr<const Anal
     }
   }
   if (publish) publishDiagnostics(uri, *analysis);
+  // Clients that pull diagnostics ask again only when told: once every open document has a
+  // full analysis under the new settings, tell them (workspace/diagnostic/refresh).
+  bool refresh = false;
+  if (analysis->isFull()) {
+    std::lock_guard lock(deferredMutex_);
+    auto it = awaitingRefresh_.find(uri);
+    if (it != awaitingRefresh_.end() && analysis->settingsSerial >= it->second) {
+      awaitingRefresh_.erase(it);
+      refresh = awaitingRefresh_.empty();
+    }
+  }
+  if (refresh) sendRequest("workspace/diagnostic/refresh", nullptr);
   if (!progressToken.empty()) notify("$/progress", {{"token", progressToken}, {"value", {{"kind", "end"}}}});
   for (auto& [request, usable] : ready) answer(request.id, request.method, routes_.find(request.method)->second, *usable, request.params);
   if (!ready.empty()) deferredDrained_.notify_all();
@@ -642,7 +660,9 @@ void Server::publishDiagnostics(const std::string& uri, const Analysis& analysis
 }
 
 json Server::pullDiagnostics(const Analysis& analysis, const json& params) {
-  std::string resultId = std::to_string(analysis.version) + (analysis.isFull() ? "f" : "i");
+  // The same version under other settings is another result: the id names both.
+  std::string resultId = std::to_string(analysis.version) + "." + std::to_string(analysis.settingsSerial) +
+                         (analysis.isFull() ? "f" : "i");
   if (params.contains("previousResultId") && params["previousResultId"] == resultId) {
     return {{"kind", "unchanged"}, {"resultId", resultId}};
   }

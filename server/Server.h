@@ -146,6 +146,10 @@ class Server {
   bool pushDiagnostics_ = true;    // False when the client pulls (textDocument/diagnostic).
   bool progressSupported_ = false;  // window.workDoneProgress
   bool configurationSupported_ = false;  // workspace.configuration
+  bool diagnosticRefreshSupported_ = false;  // workspace.diagnostics.refreshSupport
+  // Documents whose analysis under new settings is pending, with the settings serial awaited;
+  // when the last arrives, pulling clients get workspace/diagnostic/refresh. Under deferredMutex_.
+  std::map<std::string, std::uint64_t> awaitingRefresh_;
   Settings initialSettings_;  // From initializationOptions.
   Settings clientSettings_;
   std::map<std::string, Route, std::less<>> routes_;

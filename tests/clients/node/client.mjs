@@ -101,6 +101,7 @@ export function clientCapabilities({ encodings, pull = false, configuration = tr
       workspaceFolders: true,
       semanticTokens: { refreshSupport: true },
       inlayHint: { refreshSupport: true },
+      ...(pull ? { diagnostics: { refreshSupport: true } } : {}),
     },
     textDocument: {
       synchronization: { dynamicRegistration: false, didSave: true },
@@ -263,8 +264,10 @@ export async function startServer({ initialize = true, encodings, pull = false, 
       throw e;
     }
   }
+  // What later workspace/configuration requests are answered with.
+  const setSettings = value => { settings = value; };
   return { P, conn, child, init, caps: init?.capabilities, published, logs, serverRequests, stderr, exited,
-           request, notify, open, change, diagnostics, waitFor, close, kill, exitStatus };
+           request, notify, open, change, diagnostics, waitFor, close, kill, exitStatus, setSettings };
 }
 
 // Decodes semantic tokens (relative format) into absolute {line, char, length, type, mods}.

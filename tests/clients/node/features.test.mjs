@@ -423,6 +423,33 @@ test('textDocument/diagnostic: a full report, then unchanged or equal, then the 
   } finally { server.kill(); }
 });
 
+test('textDocument/diagnostic: new settings give a new report, announced by workspace/diagnostic/refresh', T, async () => {
+  const server = await startServer({ pull: true, configuration: true });
+  try {
+    const doc = await scratch(server, broken.text, { wait: false });
+    const before = await server.request(P.DocumentDiagnosticRequest.method, { textDocument: { uri: doc.uri } });
+    assert.deepEqual(before.items.map(d => d.code), ['ISA004', 'ISA004']);
+    const mark = server.serverRequests.length;
+    server.setSettings({ rules: { ISA004: 'off' } });
+    await server.notify(P.DidChangeConfigurationNotification.method, { settings: null });
+    // Pull after each refresh until the new settings show: a refresh from the settings read at
+    // startup may come first, but one must follow the new settings, and the old result id must
+    // not match the same text under them.
+    const refreshes = () => server.serverRequests.slice(mark).filter(r => r.method === P.DiagnosticRefreshRequest.method).length;
+    let seen = 0;
+    let after;
+    for (let attempt = 0; attempt < 3; ++attempt) {
+      await server.waitFor(() => refreshes() > seen, 5000, 'workspace/diagnostic/refresh after the settings changed');
+      seen = refreshes();
+      after = await server.request(P.DocumentDiagnosticRequest.method,
+                                   { textDocument: { uri: doc.uri }, previousResultId: before.resultId });
+      if (after.kind === 'full' && after.items.length === 0) break;
+    }
+    assert.equal(after.kind, 'full');
+    assert.deepEqual(after.items, []);
+  } finally { server.kill(); }
+});
+
 // ---------------------------------------------------------------------------------------------
 // configuration
 
