@@ -8,6 +8,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git xz-utils python3
   libtree-sitter-dev nlohmann-json3-dev libboost-dev libre2-dev catch2
   neovim pre-commit python3-yaml
+  # Real editors for the client tests (tests/clients/): Emacs with eglot; tmux to drive Helix.
+  emacs-nox elpa-eglot tmux
 )
 
 missing=()

@@ -3,7 +3,9 @@
 ; Capture names follow the common Neovim / Helix / Zed vocabulary. Patterns run from general
 ; to specific: when several patterns capture the same node, the later one wins (tree-sitter
 ; CLI, Neovim). Special registers and numbered register families are matched with
-; `#any-of?` and with `#match?` patterns that read the same in Rust and Vim regex syntax.
+; `#any-of?` and with `#match?` patterns in Rust regex syntax. Neovim reads `#match?` as a
+; "very magic" Vim regex, where `%` is an operator: clients/nvim ships escaped copies of these
+; files (clients/nvim/sync-queries.py; a test checks they are current).
 
 ; ── Identifiers (most general first) ─────────────────────────────────────────────────────
 
