@@ -1051,7 +1051,10 @@ void Server::pullConfiguration() {
   if (!configurationSupported_) return;
   sendRequest("workspace/configuration", {{"items", {{{"section", "ptxls"}}}}}, [this](const json& result) {
     if (!result.is_array() || result.empty()) return;
-    Settings updated = initialSettings_;
+    // A section the client knows is its whole current configuration: start from the defaults,
+    // so that a setting removed since initialize (initializationOptions) is gone. A client
+    // without such a section answers null; initializationOptions then still apply.
+    Settings updated = result[0].is_null() ? initialSettings_ : Settings{};
     for (const std::string& problem : mergeSettings(updated, result[0])) log(2, "settings: " + problem);
     clientSettings_ = updated;
     scheduler_->setOptions({clientSettings_.debounce, SchedulerOptions{}.fullDelay, 0});

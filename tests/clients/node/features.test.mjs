@@ -467,6 +467,30 @@ test('workspace/didChangeConfiguration: the server pulls its settings with works
   } finally { server.kill(); }
 });
 
+test('workspace/configuration: the answer is the whole configuration; a rule removed since initialize is gone', T, async () => {
+  // Editors such as VS Code send their settings both as initializationOptions and when asked.
+  const server = await startServer({ pull: true, configuration: true, settings: { rules: { ISA004: 'off' } },
+                                     initializationOptions: { rules: { ISA004: 'off' } } });
+  try {
+    const doc = await scratch(server, broken.text, { wait: false });
+    const pull = previousResultId => server.request(P.DocumentDiagnosticRequest.method,
+      { textDocument: { uri: doc.uri }, ...(previousResultId ? { previousResultId } : {}) });
+    const first = await pull();
+    assert.deepEqual(first.items, []);
+    const mark = server.serverRequests.length;
+    server.setSettings({});   // The user removed the rule setting.
+    await server.notify(P.DidChangeConfigurationNotification.method, { settings: null });
+    let after = first;
+    for (let seen = 0, attempt = 0; attempt < 3 && after.items.length === 0; ++attempt) {
+      const refreshes = () => server.serverRequests.slice(mark).filter(r => r.method === P.DiagnosticRefreshRequest.method).length;
+      await server.waitFor(() => refreshes() > seen, 5000, 'workspace/diagnostic/refresh after the settings changed');
+      seen = refreshes();
+      after = await pull(first.resultId);
+    }
+    assert.deepEqual(after.items.map(d => d.code), ['ISA004', 'ISA004']);
+  } finally { server.kill(); }
+});
+
 test('workspace/didChangeConfiguration: settings pushed by the client (any shape) do not break the server', T, async () => {
   const server = await startServer({ configuration: false });
   try {
