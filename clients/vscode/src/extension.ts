@@ -1,0 +1,189 @@
+// The ptxls extension: starts the ptxls language server for PTX documents and adds what LSP does
+// not cover (rule documentation, format on save, a status item).
+import * as vscode from 'vscode';
+import {
+  Executable,
+  LanguageClient,
+  LanguageClientOptions,
+  State,
+  TransportKind,
+} from 'vscode-languageclient/node';
+import { registerFormatOnSave } from './formatOnSave';
+import { explainRuleCommand, openRuleDocsCommand, RULE_SCHEME, RuleDocumentProvider } from './ruleDocs';
+import { findServer, ServerFound } from './serverLookup';
+import { SECTION, serverSettings, setting } from './settings';
+import { STATUS_MENU_COMMAND, StatusBar } from './status';
+
+// The client id is also the settings prefix vscode-languageclient reads `trace.server` from.
+const CLIENT_ID = 'ptxls';
+
+let client: LanguageClient | undefined;
+let output: vscode.LogOutputChannel;
+let status: StatusBar;
+// Starts, stops and restarts run one after the other: a settings change during a start must not
+// leave two servers running.
+let lifecycle: Promise<void> = Promise.resolve();
+
+function serialized(step: () => Promise<void>): Promise<void> {
+  lifecycle = lifecycle.then(step, step);
+  return lifecycle;
+}
+
+const SOURCE_NAMES: Record<ServerFound['source'], string> = {
+  setting: "from the 'ptxls.server.path' setting",
+  bundled: 'bundled with the extension',
+  path: 'found on PATH',
+};
+
+async function reportStartFailure(problem: string, settingIsWrong: boolean): Promise<void> {
+  status.setState('failed', problem);
+  output.error(problem);
+  const openSetting = settingIsWrong ? "Edit 'ptxls.server.path'" : "Set 'ptxls.server.path'";
+  const choice = await vscode.window.showErrorMessage(
+    `ptxls: the PTX language server could not be started: ${problem}.`,
+    openSetting,
+    'Show Log',
+  );
+  if (choice === openSetting) await vscode.commands.executeCommand('workbench.action.openSettings', 'ptxls.server.path');
+  else if (choice === 'Show Log') output.show(true);
+}
+
+function clientOptions(): LanguageClientOptions {
+  return {
+    documentSelector: [
+      { scheme: 'file', language: 'ptx' },
+      { scheme: 'untitled', language: 'ptx' },
+    ],
+    outputChannel: output,
+    // Evaluated at every (re)start, so a restart picks up the current settings.
+    initializationOptions: () => serverSettings(),
+    synchronize: { configurationSection: SECTION },
+    middleware: {
+      workspace: {
+        // The server pulls the `ptxls` section; it gets the settings it understands, cleaned (see
+        // settings.ts), instead of VS Code's raw section with the client's own keys and defaults.
+        configuration: async (params, token, next) => {
+          const raw = await next(params, token);
+          if (!Array.isArray(raw)) return raw;
+          return params.items.map((item, index) => {
+            if (item.section !== SECTION) return raw[index];
+            return serverSettings(item.scopeUri ? client?.protocol2CodeConverter.asUri(item.scopeUri) : undefined);
+          });
+        },
+      },
+    },
+  };
+}
+
+async function start(context: vscode.ExtensionContext): Promise<void> {
+  status.setState('starting');
+  status.setServer('');
+  const found = await findServer(context, output);
+  if ('problem' in found) {
+    void reportStartFailure(found.problem, found.settingIsWrong);
+    return;
+  }
+  const description = `${found.command}${found.args.length ? ` ${found.args.join(' ')}` : ''} (${SOURCE_NAMES[found.source]})`;
+  output.info(`Starting ${description}`);
+  status.setServer(description);
+
+  const executable: Executable = { command: found.command, args: found.args, transport: TransportKind.stdio };
+  const next = new LanguageClient(CLIENT_ID, 'ptxls', { run: executable, debug: executable }, clientOptions());
+  client = next;
+  next.onDidChangeState((event) => {
+    if (client !== next) return;
+    if (event.newState === State.Running) {
+      const info = next.initializeResult?.serverInfo;
+      status.setServer(`${description}${info?.version ? `, version ${info.version}` : ''}`);
+      status.setState('running');
+    } else if (event.newState === State.Starting) {
+      status.setState('starting');
+    } else {
+      status.setState('stopped');
+    }
+  });
+  try {
+    await next.start();
+  } catch (error) {
+    if (client === next) {
+      const message = error instanceof Error ? error.message : String(error);
+      await reportStartFailure(`${found.command} failed to start (${message})`, found.source === 'setting');
+    }
+  }
+}
+
+async function stop(): Promise<void> {
+  const previous = client;
+  client = undefined;
+  if (previous === undefined) return;
+  try {
+    // dispose() also unregisters the providers, so a new client does not add a second set.
+    await previous.dispose(2000);
+  } catch (error) {
+    output.warn(`Stopping the server: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  status.setState('stopped');
+}
+
+function restart(context: vscode.ExtensionContext): Promise<void> {
+  return serialized(async () => {
+    await stop();
+    await start(context);
+  });
+}
+
+// vscode-languageclient writes the message trace at the Trace log level of the output channel, so
+// `ptxls.trace.server` alone shows nothing until that level is chosen.
+function checkTraceLevel(): void {
+  const trace = setting<string>('trace.server') ?? 'off';
+  if (trace === 'off' || output.logLevel === vscode.LogLevel.Trace) return;
+  const setLevel = 'Set Log Level…';
+  void vscode.window.showInformationMessage(
+    `ptxls writes its message trace ('ptxls.trace.server': ${trace}) to the "ptxls" output at log level Trace.`,
+    setLevel,
+  ).then((choice) => {
+    if (choice !== setLevel) return;
+    output.show(true);
+    void vscode.commands.executeCommand('workbench.action.setLogLevel');
+  });
+}
+
+async function statusMenu(context: vscode.ExtensionContext): Promise<void> {
+  const running = status.current === 'running' || status.current === 'starting';
+  const items: (vscode.QuickPickItem & { run: () => unknown })[] = [
+    { label: '$(output) Show the ptxls log', run: () => output.show(true) },
+    { label: `$(debug-restart) ${running ? 'Restart' : 'Start'} the language server`, run: () => restart(context) },
+    { label: '$(settings-gear) Open ptxls settings', run: () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:ptxls.ptxls') },
+  ];
+  if (!running) items.unshift(items.splice(1, 1)[0]);
+  const picked = await vscode.window.showQuickPick(items, { title: 'ptxls' });
+  await picked?.run();
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  output = vscode.window.createOutputChannel('ptxls', { log: true });
+  status = new StatusBar();
+  const rules = new RuleDocumentProvider();
+  context.subscriptions.push(
+    output,
+    status,
+    rules,
+    vscode.workspace.registerTextDocumentContentProvider(RULE_SCHEME, rules),
+    vscode.commands.registerCommand('ptxls.restartServer', () => restart(context)),
+    vscode.commands.registerCommand('ptxls.explainRule', () => explainRuleCommand(client, rules)),
+    vscode.commands.registerCommand('ptxls.openRuleDocs', () => openRuleDocsCommand(client)),
+    vscode.commands.registerCommand(STATUS_MENU_COMMAND, () => statusMenu(context)),
+    registerFormatOnSave(output),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      // How the server is started changed: start it again the new way.
+      if (event.affectsConfiguration('ptxls.server')) void restart(context);
+      if (event.affectsConfiguration('ptxls.trace.server')) checkTraceLevel();
+    }),
+  );
+  checkTraceLevel();
+  await serialized(() => start(context));
+}
+
+export function deactivate(): Promise<void> | undefined {
+  return serialized(stop);
+}

@@ -1,0 +1,81 @@
+// The settings ptxls itself understands, read from the `ptxls` section of VS Code's settings.
+//
+// The server merges every key it receives and logs the ones it cannot use, and it starts each
+// `workspace/configuration` answer from its `initializationOptions`. So the extension sends only
+// server keys, never VS Code's declared defaults for options the user left unset (an empty target
+// or a `null` format option would be reported as bad values), and an explicit `target: null` when
+// no target is set, so that clearing the setting also clears a target given at start-up.
+import * as vscode from 'vscode';
+
+export const SECTION = 'ptxls';
+
+export type RuleValue = string | boolean | { enabled?: boolean; severity?: string };
+
+export interface ServerSettings {
+  target: string | null;
+  rules?: Record<string, RuleValue>;
+  diagnostics?: { debounceMs?: number; maxFileMiB?: number };
+  format?: { indentWidth?: number; useTabs?: boolean; maxBlankLines?: number };
+}
+
+// Every `ptxls.*` key the extension reads. All reads go through `setting()`, so the compiler holds
+// the code to this list, and tests/clients/vscode-unit holds package.json to it: a key read here
+// is declared there, and a key declared there is read here.
+export const SETTING_KEYS = [
+  'server.path',
+  'server.args',
+  'target',
+  'rules',
+  'diagnostics.debounceMs',
+  'diagnostics.maxFileMiB',
+  'format.indentWidth',
+  'format.useTabs',
+  'format.maxBlankLines',
+  'formatOnSave',
+  'trace.server',
+] as const;
+
+export type SettingKey = (typeof SETTING_KEYS)[number];
+
+export function setting<T>(key: SettingKey, scope?: vscode.ConfigurationScope | null): T | undefined {
+  return vscode.workspace.getConfiguration(SECTION, scope).get<T>(key);
+}
+
+function wholeNumber(value: unknown, min: number, max: number): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? value : undefined;
+}
+
+export function serverSettings(scope?: vscode.ConfigurationScope): ServerSettings {
+  const result: ServerSettings = { target: null };
+  const target = setting<string>('target', scope);
+  if (typeof target === 'string' && target.trim() !== '') result.target = target.trim();
+
+  const rules = setting<Record<string, RuleValue>>('rules', scope);
+  if (rules && typeof rules === 'object' && Object.keys(rules).length > 0) result.rules = { ...rules };
+
+  const diagnostics: NonNullable<ServerSettings['diagnostics']> = {};
+  const debounceMs = wholeNumber(setting('diagnostics.debounceMs', scope), 0, 10000);
+  if (debounceMs !== undefined) diagnostics.debounceMs = debounceMs;
+  const maxFileMiB = wholeNumber(setting('diagnostics.maxFileMiB', scope), 1, 1024);
+  if (maxFileMiB !== undefined) diagnostics.maxFileMiB = maxFileMiB;
+  if (Object.keys(diagnostics).length > 0) result.diagnostics = diagnostics;
+
+  // Unset format options leave the choice to the editor's own tab settings, which the server
+  // receives with every formatting request.
+  const format: NonNullable<ServerSettings['format']> = {};
+  const indentWidth = wholeNumber(setting('format.indentWidth', scope), 0, 16);
+  if (indentWidth !== undefined) format.indentWidth = indentWidth;
+  const useTabs = setting('format.useTabs', scope);
+  if (typeof useTabs === 'boolean') format.useTabs = useTabs;
+  const maxBlankLines = wholeNumber(setting('format.maxBlankLines', scope), 0, 1000);
+  if (maxBlankLines !== undefined) format.maxBlankLines = maxBlankLines;
+  if (Object.keys(format).length > 0) result.format = format;
+
+  return result;
+}
+
+// The target override from the settings, or undefined.
+export function targetSetting(scope?: vscode.Uri): string | undefined {
+  const target = setting<string>('target', scope);
+  return typeof target === 'string' && target.trim() !== '' ? target.trim() : undefined;
+}
