@@ -10,6 +10,9 @@ packages=(
   neovim pre-commit python3-yaml
   # Real editors for the client tests (tests/clients/): Emacs with eglot; tmux to drive Helix.
   emacs-nox elpa-eglot tmux
+  # VS Code itself for the extension's end-to-end test: code-server builds one native module
+  # against Kerberos headers, and Playwright drives Debian's Chromium.
+  libkrb5-dev chromium
 )
 
 missing=()
