@@ -86,6 +86,10 @@ class FunctionFlow {
   std::uint32_t blockOf(std::uint32_t instruction) const;
   const std::vector<Definition>& definitions() const { return definitions_; }
 
+  // The operands (indices into Module::operands) an instruction writes: the destination,
+  // the elements of a destination vector or predicate pair, a call's return values.
+  std::vector<std::uint32_t> definedOperands(std::uint32_t instruction) const;
+
   // The register an operand names (a Register operand, or an element of a vector), if any.
   std::optional<RegisterKey> registerOf(const InstructionOperand& operand) const;
 
@@ -106,7 +110,6 @@ class FunctionFlow {
  private:
   void buildBlocks();
   void collectDefinitions();
-  std::vector<std::uint32_t> definedOperands(std::uint32_t instruction) const;
   AbstractValue evaluate(std::uint32_t definition);
   AbstractValue operandValue(std::uint32_t instruction, const InstructionOperand& operand);
   AbstractValue symbolAddress(SymbolId symbol) const;

@@ -1,0 +1,176 @@
+// registers_bench: the register estimate (analyzers/registers) against ptxas -v over every
+// accepted, non-debug file with ground truth in ../shared/corpus (ptxas-verdicts.json and
+// nvcc/ground-truth.json) and in our corpus/ (corpus/ptxas-registers.json, when present).
+// Prints the error table per file family, the median and 90th percentile of the absolute
+// relative error over entry functions, the worst cases, and the estimate's cost relative to a
+// full lint of the largest corpus file. Asserts nothing.
+//
+// Usage: registers_bench [--corpus DIR] [--own DIR] [--worst N] [--csv FILE]
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "Lint.h"
+#include "flow/FunctionFlow.h"
+#include "registers/RegisterPressure.h"
+#include "syntax/SyntaxTree.h"
+
+namespace fs = std::filesystem;
+using namespace ptx;
+
+namespace {
+
+std::string readFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+// Reads a .ptx, or a .ptx.xz through xz (the one compressed corpus file).
+std::string readPtx(const fs::path& path) {
+  if (fs::exists(path)) return readFile(path);
+  fs::path compressed = path.string() + ".xz";
+  if (!fs::exists(compressed)) return {};
+  std::string command = "xz -dc '" + compressed.string() + "'";
+  std::string out;
+  if (FILE* pipe = ::popen(command.c_str(), "r")) {
+    char buffer[65536];
+    std::size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
+    ::pclose(pipe);
+  }
+  return out;
+}
+
+// Debug PTX (-G) is compiled without optimization; the estimate models optimized code.
+bool isDebugPtx(std::string_view text) { return text.find("\t.section\t.debug_info") != std::string_view::npos ||
+                                                text.find(".section .debug_info") != std::string_view::npos; }
+
+struct Sample {
+  std::string family;
+  std::string file;
+  std::string function;
+  double truth = 0;
+  double estimate = 0;
+  double maxLive = 0;
+  double error() const { return std::abs(estimate - truth) / truth; }
+};
+
+double percentile(std::vector<double> values, double p) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  double rank = p * static_cast<double>(values.size() - 1);
+  auto low = static_cast<std::size_t>(std::floor(rank));
+  auto high = static_cast<std::size_t>(std::ceil(rank));
+  return values[low] + (values[high] - values[low]) * (rank - static_cast<double>(low));
+}
+
+void estimateFile(const std::string& family, const std::string& name, const std::string& text,
+                  const nlohmann::json& functions, std::vector<Sample>& samples) {
+  if (text.empty() || isDebugPtx(text)) return;
+  LintOptions options;
+  for (const char* code : {"ISA001"}) options.rules[code].enabled = true;  // Rules do not matter here.
+  SyntaxTree tree = parseSyntax(text);
+  Module module = buildModule(text, tree);
+  flow::FlowCache flows(text, module);
+  std::vector<registers::RegisterEstimate> estimates = registers::estimateRegisters(text, module, flows);
+  for (const registers::RegisterEstimate& estimate : estimates) {
+    const FunctionInfo& function = module.functions[estimate.function];
+    const Symbol& symbol = module.symbols[function.symbol];
+    if (!symbol.isEntry) continue;
+    auto it = functions.find(symbol.name);
+    if (it == functions.end() || !it->contains("registers")) continue;
+    double truth = (*it)["registers"].get<double>();
+    if (truth <= 0) continue;
+    samples.push_back({family, name, symbol.name, truth, static_cast<double>(estimate.registers),
+                       static_cast<double>(estimate.maxLiveUnits)});
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  fs::path corpus = fs::path(PTXLS_SOURCE_DIR) / ".." / "shared" / "corpus";
+  fs::path own = fs::path(PTXLS_SOURCE_DIR) / "corpus";
+  std::size_t worst = 15;
+  std::string csv;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--corpus" && i + 1 < argc) corpus = argv[++i];
+    else if (arg == "--own" && i + 1 < argc) own = argv[++i];
+    else if (arg == "--worst" && i + 1 < argc) worst = std::stoul(argv[++i]);
+    else if (arg == "--csv" && i + 1 < argc) csv = argv[++i];
+    else {
+      std::cerr << "usage: registers_bench [--corpus DIR] [--own DIR] [--worst N] [--csv FILE]\n";
+      return 2;
+    }
+  }
+  std::vector<Sample> samples;
+  if (fs::exists(corpus / "ptxas-verdicts.json")) {
+    auto verdicts = nlohmann::json::parse(readFile(corpus / "ptxas-verdicts.json"));
+    for (const auto& [name, entry] : verdicts["files"].items()) {
+      if (!entry.value("accepted", false) || !entry.contains("functions")) continue;
+      std::string family = name.substr(0, name.find('/'));
+      estimateFile(family, name, readPtx(corpus / name), entry["functions"], samples);
+    }
+  }
+  if (fs::exists(corpus / "nvcc" / "ground-truth.json")) {
+    auto truth = nlohmann::json::parse(readFile(corpus / "nvcc" / "ground-truth.json"));
+    for (const auto& [name, entry] : truth["files"].items()) {
+      if (entry.value("debug", false) || !entry["ptxas"].value("accepted", false)) continue;
+      estimateFile("nvcc", name, readPtx(corpus / "nvcc" / name), entry["ptxas"]["functions"], samples);
+    }
+  }
+  if (fs::exists(own / "ptxas-registers.json")) {
+    auto truth = nlohmann::json::parse(readFile(own / "ptxas-registers.json"));
+    for (const auto& [name, entry] : truth["files"].items()) {
+      estimateFile("own", name, readPtx(own / name), entry["functions"], samples);
+    }
+  }
+  if (samples.empty()) {
+    std::cout << "skipped: no ground truth under " << corpus << "\n";
+    return 0;
+  }
+  std::map<std::string, std::vector<double>> byFamily;
+  std::vector<double> all;
+  for (const Sample& sample : samples) {
+    byFamily[sample.family].push_back(sample.error());
+    all.push_back(sample.error());
+  }
+  std::printf("register estimate vs ptxas -v, entry functions of accepted non-debug files\n");
+  std::printf("%-12s %8s %10s %10s %10s\n", "family", "entries", "median", "p90", "within10%");
+  auto row = [](const std::string& name, const std::vector<double>& errors) {
+    auto within = std::count_if(errors.begin(), errors.end(), [](double e) { return e <= 0.10; });
+    std::printf("%-12s %8zu %9.1f%% %9.1f%% %9.1f%%\n", name.c_str(), errors.size(), 100 * percentile(errors, 0.5),
+                100 * percentile(errors, 0.9), 100.0 * static_cast<double>(within) / static_cast<double>(errors.size()));
+  };
+  for (const auto& [family, errors] : byFamily) row(family, errors);
+  row("all", all);
+  std::printf("goal: median <= 10%%: %s, p90 <= 25%%: %s\n", percentile(all, 0.5) <= 0.10 ? "PASS" : "MISS",
+              percentile(all, 0.9) <= 0.25 ? "PASS" : "MISS");
+  std::vector<Sample> sorted = samples;
+  std::sort(sorted.begin(), sorted.end(), [](const Sample& a, const Sample& b) { return a.error() > b.error(); });
+  std::printf("\nworst %zu:\n", std::min(worst, sorted.size()));
+  for (std::size_t i = 0; i < std::min(worst, sorted.size()); ++i) {
+    const Sample& s = sorted[i];
+    std::printf("  %5.0f%%  est %3.0f  ptxas %3.0f  %s  %s\n", 100 * s.error(), s.estimate, s.truth, s.file.c_str(),
+                s.function.substr(0, 60).c_str());
+  }
+  if (!csv.empty()) {
+    std::ofstream out(csv);
+    out << "family,file,function,ptxas,estimate,maxlive\n";
+    for (const Sample& s : samples) out << s.family << "," << s.file << "," << s.function << "," << s.truth << "," << s.estimate << "," << s.maxLive << "\n";
+  }
+  return 0;
+}
