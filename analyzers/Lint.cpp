@@ -83,6 +83,8 @@ constexpr RuleCheck kRuleChecks[] = {
     checkPredicatedParameterTransfer,
     checkMatrixDescriptorSwizzle,
     checkTensorMapReplaceValue,
+    checkRegisterSpill,
+    checkOccupancyCliff,
 };
 
 // The rules that read the dataflow layer (context.flows). They share one FlowCache, so a
@@ -91,7 +93,26 @@ constexpr RuleCheck kDataflowChecks[] = {
     checkMbarrierAlignment,      checkBulkCopyAlignment, checkTensorCopySharedAlignment,
     checkTensorMapPlacement,     checkAccessAlignment,   checkCpAsyncSize,
     checkConstantOffsetOutOfBounds, checkMatrixDescriptorSwizzle, checkTensorMapReplaceValue,
+    checkRegisterSpill,          checkOccupancyCliff,
 };
+
+// Rules that run only when a setting turns them on (a RuleSetting with enabled = true): their
+// findings rest on an estimate whose error is of the same order as what they point out, so
+// they are offered, not imposed (docs/rules/PRF002.md).
+struct OptInRule {
+  RuleCheck check;
+  std::string_view code;
+};
+constexpr OptInRule kOptInRules[] = {{checkOccupancyCliff, "PRF002"}};
+
+bool ruleRuns(RuleCheck check, const LintOptions& options) {
+  for (const OptInRule& rule : kOptInRules) {
+    if (rule.check != check) continue;
+    auto it = options.rules.find(rule.code);
+    return it != options.rules.end() && it->second.enabled;
+  }
+  return true;
+}
 
 bool usesDataflow(RuleCheck check) {
   return std::find(std::begin(kDataflowChecks), std::end(kDataflowChecks), check) != std::end(kDataflowChecks);
@@ -102,12 +123,13 @@ bool usesDataflow(RuleCheck check) {
 // The dataflow rules run one after the other in a single task that shares one FlowCache
 // (a FunctionFlow memoizes as it answers, so it is not shared across threads).
 void runRulesInParallel(std::string_view text, const LintResult& result, const InstructionShapes& shapes,
-                        std::vector<Diagnostic>& out, unsigned threads) {
+                        std::vector<Diagnostic>& out, unsigned threads, const LintOptions& options) {
   constexpr std::size_t kCount = std::size(kRuleChecks);
   std::vector<std::vector<Diagnostic>> found(kCount);
   std::vector<std::size_t> independent;
   std::vector<std::size_t> dataflow;
   for (std::size_t rule = 0; rule < kCount; ++rule) {
+    if (!ruleRuns(kRuleChecks[rule], options)) continue;
     (usesDataflow(kRuleChecks[rule]) ? dataflow : independent).push_back(rule);
   }
   // Task 0, the longest, is the dataflow group; then the others.
@@ -155,12 +177,14 @@ LintResult runPipeline(std::string_view text, SyntaxTree tree, const LintOptions
   }
   if (parallel) {
     InstructionShapes shapes = checkInstructionShapesParallel(text, result.module, threads);
-    runRulesInParallel(text, result, shapes, result.diagnostics, threads);
+    runRulesInParallel(text, result, shapes, result.diagnostics, threads, options);
   } else {
     InstructionShapes shapes = checkInstructionShapes(text, result.module);
     flow::FlowCache flows(text, result.module);
     RuleContext context{text, result.tree, result.module, shapes, result.diagnostics, flows};
-    for (RuleCheck check : kRuleChecks) check(context);
+    for (RuleCheck check : kRuleChecks) {
+      if (ruleRuns(check, options)) check(context);
+    }
   }
   applyRuleSettings(result.diagnostics, options);
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), byPosition);

@@ -126,6 +126,8 @@ void checkCallSequenceInterrupted(const RuleContext& context);
 void checkPredicatedParameterTransfer(const RuleContext& context);
 void checkMatrixDescriptorSwizzle(const RuleContext& context);
 void checkTensorMapReplaceValue(const RuleContext& context);
+void checkRegisterSpill(const RuleContext& context);
+void checkOccupancyCliff(const RuleContext& context);
 
 // The candidate closest to `word` by edit distance, or empty when none is close enough.
 std::string_view closestMatch(std::string_view word, const std::vector<std::string_view>& candidates);

@@ -167,6 +167,40 @@ int main(int argc, char** argv) {
     std::printf("  %5.0f%%  est %3.0f  ptxas %3.0f  %s  %s\n", 100 * s.error(), s.estimate, s.truth, s.file.c_str(),
                 s.function.substr(0, 60).c_str());
   }
+  // Cost: the estimate of every function of the largest corpus file against a full lint of it
+  // (one thread each, best of 5).
+  fs::path largest;
+  std::uintmax_t largestSize = 0;
+  if (fs::exists(corpus)) {
+    for (const auto& entry : fs::recursive_directory_iterator(corpus)) {
+      if (entry.is_regular_file() && entry.path().extension() == ".ptx" && entry.file_size() > largestSize) {
+        largestSize = entry.file_size();
+        largest = entry.path();
+      }
+    }
+  }
+  if (!largest.empty()) {
+    std::string text = readFile(largest);
+    auto best = [](auto&& body) {
+      double fastest = 1e30;
+      for (int run = 0; run < 5; ++run) {
+        auto start = std::chrono::steady_clock::now();
+        body();
+        fastest = std::min(fastest, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+      }
+      return fastest;
+    };
+    double lintMs = best([&] { (void)lintText(text); });
+    LintResult result = lintText(text);
+    double estimateMs = best([&] {
+      flow::FlowCache flows(text, result.module);
+      (void)registers::estimateRegisters(text, result.module, flows);
+    });
+    std::printf("\ncost on the largest corpus file (%s, %.2f MB): full lint %.0f ms, register estimate %.0f ms = %.1f%% "
+                "(goal <= 20%%: %s)\n",
+                largest.filename().c_str(), static_cast<double>(largestSize) / 1e6, lintMs, estimateMs,
+                100 * estimateMs / lintMs, estimateMs <= 0.2 * lintMs ? "PASS" : "MISS");
+  }
   if (!csv.empty()) {
     std::ofstream out(csv);
     out << "family,file,function,ptxas,estimate,maxlive\n";

@@ -40,10 +40,41 @@ struct ReportedDiagnostic {
   std::uint32_t excerptWidth = 1;
 };
 
+// One function of `--report registers` (analyzers/registers/RegisterReport.h, resolved).
+struct ReportedFunction {
+  std::string name;
+  std::string kind;                  // "entry" or "func".
+  std::uint32_t line = 1;            // 1-based line of the name.
+  std::uint32_t registers = 0;
+  std::uint32_t maxLive = 0;
+  std::uint32_t spills = 0;          // 32-bit registers that did not fit the budget.
+  std::uint32_t budget = 255;
+  std::string budgetReason;
+  std::uint32_t peakLine = 1;
+  std::vector<std::string> liveAtPeak;
+  std::string target;
+  std::uint32_t threadsPerBlock = 0;
+  bool threadsAssumed = true;
+  std::uint32_t sharedBytes = 0;
+  bool hasOccupancy = false;         // Kernels on a known target.
+  std::uint32_t blocksPerSm = 0;
+  std::uint32_t activeWarpsPerSm = 0;
+  std::uint32_t maxWarpsPerSm = 0;
+  double occupancy = 0;
+  std::string limitedBy;
+  std::uint32_t fewerRegistersForMoreBlocks = 0;
+  std::uint32_t blocksWithFewerRegisters = 0;
+  std::string confidence;
+  std::string summary;               // "~ 72 registers - 50% occupancy on sm_90".
+  std::string plot;                  // The SVG written for it (--plot), if any.
+};
+
 struct FileReport {
   std::string path;
   std::string ioError;  // Non-empty when the file could not be read.
   std::vector<ReportedDiagnostic> diagnostics;
+  bool hasFunctions = false;  // --report registers was asked for.
+  std::vector<ReportedFunction> functions;
 };
 
 FileReport buildFileReport(std::string path, std::string_view text,

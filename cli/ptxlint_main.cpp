@@ -5,6 +5,7 @@
 // configuration or I/O errors. Files are linted in parallel, one worker per core, and
 // reported in path order.
 #include <algorithm>
+#include <cctype>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
@@ -33,6 +34,10 @@
 #include "RuleDocs.h"
 #include "Settings.h"
 #include "emit/Emitter.h"
+#include "flow/FunctionFlow.h"
+#include "registers/RegisterPlot.h"
+#include "registers/RegisterReport.h"
+#include "text/LineIndex.h"
 
 #ifndef PTXLS_VERSION
 #define PTXLS_VERSION "0.0.0"
@@ -69,6 +74,13 @@ Configuration:
                        configures it; command-line rule options win).
   --stdin-filename NAME
                        The path reported for '-' (also where .ptxls.json is searched from).
+
+Reports:
+  --report registers   Also report each kernel's and function's estimated registers, spills,
+                       the peak program point and what is live there, and the occupancy on
+                       the target (text after the findings; JSON: a "functions" array per file).
+  --plot DIR           With --report registers: write one SVG per function into DIR (live
+                       registers along the instructions, loops shaded, peak and budget marked).
 
 Output:
   --format FORMAT      Output format: text (default), json (docs/json-format.md) or sarif
@@ -121,6 +133,8 @@ struct Options {
   Color color = Color::Auto;
   bool useCache = true;
   std::optional<std::string> cacheDir;  // --cache-dir DIR.
+  bool reportRegisters = false;         // --report registers.
+  std::optional<std::string> plotDir;   // --plot DIR.
 };
 
 std::optional<Severity> parseSeverity(std::string_view level) {
@@ -194,6 +208,7 @@ Options parseArguments(int argc, char** argv, bool& exitEarly) {
           if (rule.code == item || rule.name == item || toString(rule.category) == item) {
             if (selecting) {
               options.select->insert(std::string(rule.code));
+              options.lint.rules[std::string(rule.code)].enabled = true;  // Opt-in rules too.
             } else {
               options.lint.rules[std::string(rule.code)].enabled = false;
             }
@@ -231,6 +246,14 @@ Options parseArguments(int argc, char** argv, bool& exitEarly) {
                          std::string(setting) + "'"};
       }
       for (const RuleMeta* rule : selected) options.lint.rules[std::string(rule->code)].severity = severity;
+    } else if (arg == "--report" || arg.starts_with("--report=")) {
+      std::string_view what = value("--report");
+      if (what != "registers") throw UsageError{"--report needs 'registers', got '" + std::string(what) + "'"};
+      options.reportRegisters = true;
+    } else if (arg == "--plot" || arg.starts_with("--plot=")) {
+      std::string_view directory = value("--plot");
+      if (directory.empty()) throw UsageError{"--plot needs a folder"};
+      options.plotDir = std::string(directory);
     } else if (arg == "--no-cache") {
       options.useCache = false;
     } else if (arg == "--cache-dir" || arg.starts_with("--cache-dir=")) {
@@ -300,6 +323,7 @@ Options parseArguments(int argc, char** argv, bool& exitEarly) {
   }
   if (options.paths.empty()) throw UsageError{"no PATH given"};
   if (options.configFile && !options.useProjectFiles) throw UsageError{"--config and --no-config conflict"};
+  if (options.plotDir && !options.reportRegisters) throw UsageError{"--plot needs --report registers"};
   if (options.select) {
     // ruff semantics: --select keeps only the listed rules; --ignore still removes from them.
     for (const RuleMeta& rule : allRules()) {
@@ -426,18 +450,91 @@ class Progress {
   std::mutex mutex_;
 };
 
+FileReport unreadable(const std::string& shown, const std::string& problem) {
+  FileReport report;
+  report.path = shown;
+  report.ioError = problem;
+  return report;
+}
+
+// A file name for the plot of `function` in `file`: letters, digits, '_', '-', '.', kept
+// short (long mangled C++ names end in a hash so that two functions never share a file).
+std::string plotFileName(const std::string& file, const std::string& function) {
+  std::string stem = fs::path(file).stem().string() + "." + function;
+  std::string safe;
+  for (char c : stem) safe += std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ? c : '_';
+  if (safe.size() > 120) {
+    char hash[17];
+    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(std::hash<std::string>()(stem)));
+    safe = safe.substr(0, 100) + "-" + hash;
+  }
+  return safe + ".svg";
+}
+
+// --report registers: the lint (never from the cache: the report needs the module) and the
+// register report of every function, with its plot when --plot is given.
+FileReport lintAndReport(const std::string& shown, const std::string& text, const LintOptions& options,
+                         const Options& settings, SarifFileDetails* sarif) {
+  LintResult result = lintText(text, options);
+  if (sarif != nullptr) *sarif = buildSarifDetails(text, result.diagnostics);
+  FileReport report = buildFileReport(shown, text, result.diagnostics);
+  report.hasFunctions = true;
+  flow::FlowCache flows(text, result.module);
+  LineIndex lines(text);
+  for (const registers::FunctionRegisterReport& function :
+       registers::reportRegisters(text, result.module, flows, options.targetOverride)) {
+    ReportedFunction out;
+    out.name = function.name;
+    out.kind = function.isEntry ? "entry" : "func";
+    out.line = lines.byteColumn(function.nameRange.begin).line + 1;
+    out.registers = function.estimate.registers;
+    out.maxLive = function.estimate.maxLiveUnits;
+    out.spills = function.estimate.spilledUnits;
+    out.budget = function.estimate.budget;
+    out.budgetReason = function.estimate.budgetReason;
+    out.peakLine = lines.byteColumn(result.module.instructions[function.estimate.peakInstruction].statement.begin).line + 1;
+    registers::PlotInput plot = registers::plotInputFor(text, result.module, function);
+    out.liveAtPeak = plot.liveAtPeak;
+    out.target = function.target;
+    out.threadsPerBlock = function.threadsPerBlock;
+    out.threadsAssumed = function.threadsAssumed;
+    out.sharedBytes = function.sharedBytes;
+    if (function.occupancy) {
+      out.hasOccupancy = true;
+      out.blocksPerSm = function.occupancy->blocksPerSm;
+      out.activeWarpsPerSm = function.occupancy->activeWarpsPerSm;
+      out.maxWarpsPerSm = function.occupancy->maxWarpsPerSm;
+      out.occupancy = function.occupancy->fraction;
+      out.limitedBy = function.occupancy->limitedBy;
+      out.fewerRegistersForMoreBlocks = function.occupancy->fewerRegistersForMoreBlocks;
+      out.blocksWithFewerRegisters = function.occupancy->blocksWithFewerRegisters;
+    }
+    out.confidence = function.confidence;
+    out.summary = registers::summaryLine(function, /*ascii=*/true);
+    if (settings.plotDir) {
+      fs::path file = fs::path(*settings.plotDir) / plotFileName(shown, function.name);
+      std::ofstream svg(file, std::ios::binary | std::ios::trunc);
+      svg << registers::renderRegisterPlot(plot);
+      if (svg) out.plot = file.string();
+    }
+    report.functions.push_back(std::move(out));
+  }
+  return report;
+}
+
 // `sarif`, when given, receives what SARIF output needs beyond the report (fixes, UTF-16 columns).
 // `threads`: how many threads this file may use (a big file is then linted in parallel).
 // `cache`, when given, answers for texts linted before with the same settings.
 FileReport lintOne(const Input& input, const Options& settings, OptionsForFiles& lintOptions, unsigned threads,
                    LintCache* cache, SarifFileDetails* sarif = nullptr) {
   std::string shown = input.path == "-" ? settings.stdinFilename.value_or("<stdin>") : input.path;
-  if (!input.ioError.empty()) return {shown, input.ioError, {}};
+  if (!input.ioError.empty()) return unreadable(shown, input.ioError);
   std::string text;
   std::string error;
-  if (!readPtxText(input.path, text, error)) return {shown, error, {}};
+  if (!readPtxText(input.path, text, error)) return unreadable(shown, error);
   LintOptions options = lintOptions.forFile(input.path == "-" ? settings.stdinFilename.value_or("-") : input.path);
   options.threads = threads;
+  if (settings.reportRegisters) return lintAndReport(shown, text, options, settings, sarif);
   if (cache != nullptr && !LintCache::cacheable(options)) cache = nullptr;
   std::string key = cache != nullptr ? cache->settingsKey(options) : std::string();
   std::optional<std::vector<Diagnostic>> diagnostics = cache != nullptr ? cache->load(key, text) : std::nullopt;
@@ -550,6 +647,15 @@ int main(int argc, char** argv) {
   }
   std::ostream& out = options.output ? static_cast<std::ostream&>(file) : std::cout;
 
+  if (options.plotDir) {
+    std::error_code error;
+    fs::create_directories(*options.plotDir, error);
+    if (error || !fs::is_directory(*options.plotDir)) {
+      std::cerr << "ptxlint: --plot " << *options.plotDir << ": cannot create the folder"
+                << (error ? ": " + error.message() : std::string()) << "\n";
+      return 2;
+    }
+  }
   std::vector<Input> inputs = collectInputs(options.paths);
   std::unique_ptr<LintCache> cache = openCache(options);
   std::vector<SarifFileDetails> sarif;
@@ -571,6 +677,7 @@ int main(int argc, char** argv) {
     emitSarif(out, reports, sarif, summary, PTXLS_VERSION);
   } else {
     emitText(out, reports, summary, TextOptions{color, !options.quiet});
+    if (options.reportRegisters) emitRegisterReport(out, reports, color);
   }
   if (options.stats) {
     if (options.format == Format::Text) {

@@ -129,6 +129,18 @@ std::vector<std::string> mergeSettings(Settings& settings, const json& input) {
           problems.push_back("'diagnostics.debounceMs' must be an integer from 0 to 10000");
         }
       }
+    } else if (key == "inlayHints") {
+      if (!value.is_object()) {
+        problems.push_back("'inlayHints' must be an object");
+        continue;
+      }
+      for (const auto& [option, optionValue] : value.items()) {
+        if (option == "liveRegisters" && optionValue.is_boolean()) {
+          settings.liveRegisterHints = optionValue.get<bool>();
+        } else {
+          problems.push_back("inlayHints option '" + option + "' is unknown or has a bad value");
+        }
+      }
     } else if (key == "format") {
       if (!value.is_object()) {
         problems.push_back("'format' must be an object");

@@ -30,6 +30,9 @@ struct Settings {
   std::chrono::milliseconds debounce{10};
   std::size_t maxAnalyzedBytes = std::size_t{32} << 20;
   FormatSettings format;
+  // Inlay hints with the live 32-bit register count after each instruction (off: asked for
+  // on demand, e.g. by the VS Code command "Toggle Live Register Hints").
+  bool liveRegisterHints = false;
 };
 
 // Merges one JSON settings object into `settings`. Accepts the object itself or one nested

@@ -18,6 +18,8 @@
 #include "features/SemanticTokens.h"
 #include "features/SignatureHelp.h"
 #include "features/WorkspaceSymbols.h"
+#include "flow/FunctionFlow.h"
+#include "registers/RegisterReport.h"
 #include "format/Formatter.h"
 
 #ifndef PTXLS_VERSION
@@ -150,6 +152,8 @@ Server::Server(Sender send, SchedulerOptions scheduling) : send_(std::move(send)
       {"textDocument/codeAction", {Need::Local, &Server::codeActions}},
       {"textDocument/formatting", {Need::Text, &Server::formatting}},
       {"textDocument/rangeFormatting", {Need::Text, &Server::formatting}},
+      {"textDocument/codeLens", {Need::Full, &Server::codeLenses}},
+      {"ptxls/registerReport", {Need::Full, &Server::registerReport}},
   };
   scheduler_ = std::make_unique<Scheduler>(
       scheduling, [this](const std::string& uri, const std::shared_ptr<const Analysis>& analysis) {
@@ -330,6 +334,7 @@ json Server::initialize(const json& params) {
       {"documentFormattingProvider", true},
       {"documentRangeFormattingProvider", true},
       {"executeCommandProvider", {{"commands", {std::string(kExplainRuleCommand)}}}},
+      {"codeLensProvider", {{"resolveProvider", false}}},
   };
   return {{"capabilities", result}, {"serverInfo", {{"name", "ptxls"}, {"version", PTXLS_VERSION}}}};
 }
@@ -910,10 +915,113 @@ json Server::semanticTokensRange(const Analysis& analysis, const json& params) {
   return {{"data", encodeSemanticTokens(*analysis.text, analysis.lines, tokens, encoding_)}};
 }
 
+// The code lens command: a client-side command (the VS Code extension shows the report and
+// its plot; other editors may map it), with the document and the function's name.
+constexpr std::string_view kShowRegisterReportCommand = "ptxls.showRegisterReport";
+
+std::optional<std::string> Server::targetSettingFor(const std::string& uri) {
+  std::lock_guard lock(deferredMutex_);
+  auto it = documentSettings_.find(uri);
+  return it != documentSettings_.end() ? it->second.target : clientSettings_.target;
+}
+
+json Server::codeLenses(const Analysis& analysis, const json& params) {
+  std::string uri = documentUri(params);
+  json result = json::array();
+  if (!analysis.result.tree.isComplete()) return result;
+  flow::FlowCache flows(*analysis.text, analysis.result.module);
+  for (const registers::FunctionRegisterReport& report :
+       registers::reportRegisters(*analysis.text, analysis.result.module, flows, targetSettingFor(uri))) {
+    result.push_back({{"range", rangeJson(analysis, report.nameRange, encoding_)},
+                      {"command",
+                       {{"title", registers::summaryLine(report)},
+                        {"command", std::string(kShowRegisterReportCommand)},
+                        {"arguments", {uri, report.name}}}}});
+  }
+  return result;
+}
+
+// ptxls/registerReport {textDocument, position?}: every function's register report with its
+// plot; `at` is the index of the function holding `position` (null when none does).
+json Server::registerReport(const Analysis& analysis, const json& params) {
+  std::string uri = documentUri(params);
+  std::optional<std::uint32_t> offset;
+  if (params.contains("position") && !params["position"].is_null()) {
+    offset = offsetIn(analysis, positionOf(params["position"]), encoding_);
+  }
+  json functions = json::array();
+  json at = nullptr;
+  std::string target;
+  if (analysis.result.tree.isComplete()) {
+    const Module& module = analysis.result.module;
+    flow::FlowCache flows(*analysis.text, module);
+    for (const registers::FunctionRegisterReport& report :
+         registers::reportRegisters(*analysis.text, module, flows, targetSettingFor(uri))) {
+      target = report.target;
+      const FunctionInfo& function = module.functions[report.estimate.function];
+      ByteRange extent = module.symbols[function.symbol].declarationRange;
+      if (function.bodyScope != kNoScope) extent.end = std::max(extent.end, module.scopes[function.bodyScope].range.end);
+      if (offset && *offset >= extent.begin && *offset <= extent.end) at = functions.size();
+      registers::PlotInput plot = registers::plotInputFor(*analysis.text, module, report);
+      json occupancy = nullptr;
+      if (report.occupancy) {
+        occupancy = {{"target", report.target},
+                     {"threadsPerBlock", report.threadsPerBlock},
+                     {"threadsAssumed", report.threadsAssumed},
+                     {"sharedBytes", report.sharedBytes},
+                     {"blocksPerSm", report.occupancy->blocksPerSm},
+                     {"activeWarpsPerSm", report.occupancy->activeWarpsPerSm},
+                     {"maxWarpsPerSm", report.occupancy->maxWarpsPerSm},
+                     {"fraction", report.occupancy->fraction},
+                     {"limitedBy", report.occupancy->limitedBy},
+                     {"fewerRegistersForMoreBlocks", report.occupancy->fewerRegistersForMoreBlocks},
+                     {"blocksWithFewerRegisters", report.occupancy->blocksWithFewerRegisters}};
+      }
+      ByteRange peak = module.instructions[report.estimate.peakInstruction].statement;
+      functions.push_back({{"name", report.name},
+                           {"kind", report.isEntry ? "entry" : "func"},
+                           {"range", rangeJson(analysis, report.nameRange, encoding_)},
+                           {"registers", report.estimate.registers},
+                           {"maxLive", report.estimate.maxLiveUnits},
+                           {"spills", report.estimate.spilledUnits},
+                           {"budget", report.estimate.budget},
+                           {"budgetReason", report.estimate.budgetReason},
+                           {"peak", {{"range", rangeJson(analysis, peak, encoding_)}, {"live", plot.liveAtPeak}}},
+                           {"occupancy", std::move(occupancy)},
+                           {"confidence", report.confidence},
+                           {"summary", registers::summaryLine(report)},
+                           {"svg", registers::renderRegisterPlot(plot)}});
+    }
+  }
+  return {{"uri", uri}, {"target", target}, {"functions", std::move(functions)}, {"at", at}};
+}
+
 json Server::inlayHints(const Analysis& analysis, const json& params) {
   Range range = rangeOf(member(params, "range"));
   ByteRange bytes{offsetIn(analysis, range.start, encoding_), offsetIn(analysis, range.end, encoding_)};
   json result = json::array();
+  bool liveRegisters = false;
+  {
+    std::lock_guard lock(deferredMutex_);
+    auto it = documentSettings_.find(documentUri(params));
+    liveRegisters = it != documentSettings_.end() ? it->second.liveRegisterHints : clientSettings_.liveRegisterHints;
+  }
+  if (liveRegisters && analysis.result.tree.isComplete() && analysis.isFull()) {
+    // After each instruction in the range: the 32-bit registers live across it.
+    const Module& module = analysis.result.module;
+    flow::FlowCache flows(*analysis.text, module);
+    for (const registers::RegisterEstimate& estimate : registers::estimateRegisters(*analysis.text, module, flows)) {
+      const FunctionInfo& function = module.functions[estimate.function];
+      for (std::uint32_t i = 0; i < estimate.liveUnits.size(); ++i) {
+        const InstructionSite& site = module.instructions[function.firstInstruction + i];
+        if (site.statement.end < bytes.begin || site.statement.end > bytes.end) continue;
+        result.push_back({{"position", toJson(positionAt(*analysis.text, analysis.lines, site.statement.end, encoding_))},
+                          {"label", std::to_string(estimate.liveUnits[i]) + " live"},
+                          {"paddingLeft", true},
+                          {"tooltip", "32-bit registers live across this instruction (estimate)"}});
+      }
+    }
+  }
   for (const InlayHint& hint : ptx::lsp::inlayHints(*analysis.text, analysis.result, bytes)) {
     result.push_back({{"position", toJson(positionAt(*analysis.text, analysis.lines, hint.offset, encoding_))},
                       {"label", hint.label},

@@ -95,6 +95,9 @@ class Server {
   void cancel(const nlohmann::json& params);
   nlohmann::json workspaceSymbols(const nlohmann::json& params);
   nlohmann::json executeCommand(const nlohmann::json& params);
+  nlohmann::json codeLenses(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json registerReport(const Analysis& analysis, const nlohmann::json& params);
+  std::optional<std::string> targetSettingFor(const std::string& uri);
 
   // Features (each answers from one analysis snapshot).
   nlohmann::json hover(const Analysis& analysis, const nlohmann::json& params);

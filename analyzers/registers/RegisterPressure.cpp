@@ -5,7 +5,6 @@
 #include <array>
 #include <bit>
 #include <charconv>
-#include <functional>
 #include <unordered_map>
 
 namespace ptx::registers {
@@ -262,13 +261,14 @@ using RegisterMask = std::array<std::uint64_t, 4>;
 // (highest slot + 1) and the units that did not fit under the budget (spilled).
 std::pair<std::uint32_t, std::uint32_t> allocate(const LoweredFunction& lowered,
                                                  const std::vector<std::vector<std::uint32_t>>& pointsOf,
+                                                 const std::vector<std::uint32_t>& firstPoint,
                                                  std::size_t pointCount, std::uint32_t budget) {
   std::vector<std::uint32_t> order;
   for (std::uint32_t v = 0; v < pointsOf.size(); ++v) {
     if (!pointsOf[v].empty() && !lowered.values[v].predicate) order.push_back(v);
   }
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    if (pointsOf[a].front() != pointsOf[b].front()) return pointsOf[a].front() < pointsOf[b].front();
+    if (firstPoint[a] != firstPoint[b]) return firstPoint[a] < firstPoint[b];
     if (lowered.values[a].units != lowered.values[b].units) return lowered.values[a].units > lowered.values[b].units;
     return a < b;
   });
@@ -343,6 +343,14 @@ std::vector<RegisterEstimate> estimateRegisters(std::string_view text, const Mod
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const FunctionInfo& function = module.functions[f];
     if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
+    estimates.push_back(estimateFunction(text, module, flows, f));
+  }
+  return estimates;
+}
+
+RegisterEstimate estimateFunction(std::string_view text, const Module& module, flow::FlowCache& flows, std::size_t f) {
+  {
+    const FunctionInfo& function = module.functions[f];
     flow::FunctionFlow& flow = flows.flowOfFunction(f);
     LoweredFunction lowered = lowerFunction(text, module, flow);
     std::size_t valueCount = lowered.values.size();
@@ -352,10 +360,10 @@ std::vector<RegisterEstimate> estimateRegisters(std::string_view text, const Mod
     // Liveness: live-in of each block to a fixpoint, walking blocks backward.
     std::vector<ValueSet> liveIn(blocks.size(), ValueSet(valueCount));
     std::vector<ValueSet> liveOut(blocks.size(), ValueSet(valueCount));
-    auto transfer = [&](std::uint32_t b, ValueSet live, const std::function<void(std::uint32_t, const ValueSet&)>& at) {
+    auto transfer = [&](std::uint32_t b, ValueSet live, auto&& at) {
       for (std::uint32_t i = blocks[b].end; i-- > blocks[b].first;) {
         const LoweredInstruction& instruction = lowered.instructions[i - first];
-        if (at) at(i, live);
+        at(i, live);
         if (!instruction.guardedDefs) {
           for (std::uint32_t d : instruction.defs) live.erase(d);
         }
@@ -371,7 +379,7 @@ std::vector<RegisterEstimate> estimateRegisters(std::string_view text, const Mod
         ValueSet out(valueCount);
         for (std::uint32_t s : blocks[b].successors) out.unite(liveIn[s]);
         liveOut[b] = out;
-        ValueSet in = transfer(b, out, nullptr);
+        ValueSet in = transfer(b, out, [](std::uint32_t, const ValueSet&) {});
         if (!(in == liveIn[b])) {
           liveIn[b] = in;
           changed = true;
@@ -385,8 +393,13 @@ std::vector<RegisterEstimate> estimateRegisters(std::string_view text, const Mod
     estimate.inLoop.assign(function.instructionCount, false);
     std::vector<bool> loopBlocks = blocksInLoops(blocks);
     // Two allocation points per instruction: before it (2i) and after it (2i + 1).
+    // (Points are recorded in walk order; the allocation only needs each value's first.)
     std::vector<std::vector<std::uint32_t>> pointsOf(valueCount);
-    auto touch = [&](std::uint32_t v, std::uint32_t point) { pointsOf[v].push_back(point); };
+    std::vector<std::uint32_t> firstPoint(valueCount, UINT32_MAX);
+    auto touch = [&](std::uint32_t v, std::uint32_t point) {
+      pointsOf[v].push_back(point);
+      firstPoint[v] = std::min(firstPoint[v], point);
+    };
     for (std::uint32_t v : lowered.liveAtEntry) touch(v, 0);
     for (std::uint32_t b = 0; b < blocks.size(); ++b) {
       transfer(b, liveOut[b], [&](std::uint32_t i, const ValueSet& liveAfter) {
@@ -461,16 +474,12 @@ std::vector<RegisterEstimate> estimateRegisters(std::string_view text, const Mod
       estimate.budgetReason = ".maxntid " + std::to_string(total) + " / .minnctapersm " + std::to_string(blocksPerSm);
     }
 
-    for (std::vector<std::uint32_t>& points : pointsOf) {
-      std::sort(points.begin(), points.end());
-      points.erase(std::unique(points.begin(), points.end()), points.end());
-    }
-    auto [top, spilled] = allocate(lowered, pointsOf, 2 * std::size_t{function.instructionCount}, estimate.budget);
+    auto [top, spilled] = allocate(lowered, pointsOf, firstPoint, 2 * std::size_t{function.instructionCount},
+                                   estimate.budget);
     estimate.registers = top;
     estimate.spilledUnits = spilled;
-    estimates.push_back(std::move(estimate));
+    return estimate;
   }
-  return estimates;
 }
 
 }  // namespace ptx::registers

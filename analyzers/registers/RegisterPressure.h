@@ -73,6 +73,10 @@ struct RegisterEstimate {
   std::vector<bool> inLoop;
 };
 
+// Estimates one function with a body (Module::functions[function]).
+RegisterEstimate estimateFunction(std::string_view text, const Module& module, flow::FlowCache& flows,
+                                  std::size_t function);
+
 // Estimates every function with a body; prototypes are skipped.
 std::vector<RegisterEstimate> estimateRegisters(std::string_view text, const Module& module,
                                                 flow::FlowCache& flows);

@@ -36,6 +36,10 @@ struct TextOptions {
 void emitText(std::ostream& out, std::span<const FileReport> reports, const RunSummary& summary,
               const TextOptions& options = {});
 
+// `--report registers` in text: per file, one block per function with the estimate, the
+// peak, the budget, the occupancy and the confidence.
+void emitRegisterReport(std::ostream& out, std::span<const FileReport> reports, bool color = false);
+
 // Per-rule counts, most frequent first (like ruff --statistics):
 // "  COUNT  CODE    name  [severity]" lines under a header.
 void emitStatistics(std::ostream& out, std::span<const FileReport> reports, bool color = false);

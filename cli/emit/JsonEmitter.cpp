@@ -38,6 +38,37 @@ void emitJson(std::ostream& out, std::span<const FileReport> reports, const RunS
       entry["related"] = std::move(related);
       file["diagnostics"].push_back(std::move(entry));
     }
+    if (report.hasFunctions) {
+      json functions = json::array();
+      for (const ReportedFunction& f : report.functions) {
+        json entry = {{"name", f.name},
+                      {"kind", f.kind},
+                      {"line", f.line},
+                      {"registers", f.registers},
+                      {"max_live", f.maxLive},
+                      {"spills", f.spills},
+                      {"budget", f.budget},
+                      {"budget_reason", f.budgetReason},
+                      {"peak", {{"line", f.peakLine}, {"live", f.liveAtPeak}}},
+                      {"confidence", f.confidence}};
+        if (f.hasOccupancy) {
+          entry["occupancy"] = {{"target", f.target},
+                                {"threads_per_block", f.threadsPerBlock},
+                                {"threads_assumed", f.threadsAssumed},
+                                {"shared_bytes", f.sharedBytes},
+                                {"blocks_per_sm", f.blocksPerSm},
+                                {"active_warps_per_sm", f.activeWarpsPerSm},
+                                {"max_warps_per_sm", f.maxWarpsPerSm},
+                                {"fraction", f.occupancy},
+                                {"limited_by", f.limitedBy}};
+        } else {
+          entry["occupancy"] = nullptr;
+        }
+        if (!f.plot.empty()) entry["plot"] = f.plot;
+        functions.push_back(std::move(entry));
+      }
+      file["functions"] = std::move(functions);
+    }
     files.push_back(std::move(file));
   }
   json document = {

@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "Registry.h"
+#include <cstdio>
+
 #include "emit/Emitter.h"
 
 namespace ptx::cli {
@@ -87,6 +89,39 @@ void emitText(std::ostream& out, std::span<const FileReport> reports, const RunS
       << plural(summary.filesChecked, "file") << " checked";
   if (summary.ioErrors > 0) out << ", " << plural(summary.ioErrors, "file") << " unreadable";
   out << ".\n";
+}
+
+void emitRegisterReport(std::ostream& out, std::span<const FileReport> reports, bool color) {
+  auto bold = [&](const std::string& text) { return color ? std::string(kBold) + text + std::string(kReset) : text; };
+  for (const FileReport& report : reports) {
+    for (const ReportedFunction& f : report.functions) {
+      out << bold(report.path + ":" + std::to_string(f.line) + ": " + f.kind + " " + f.name) << "\n";
+      out << "    " << f.summary << "\n";
+      out << "    peak: " << f.maxLive << " live 32-bit registers at line " << f.peakLine;
+      if (!f.liveAtPeak.empty()) {
+        out << " (";
+        for (std::size_t i = 0; i < f.liveAtPeak.size() && i < 8; ++i) out << (i ? ", " : "") << f.liveAtPeak[i];
+        if (f.liveAtPeak.size() > 8) out << ", ... " << f.liveAtPeak.size() - 8 << " more";
+        out << ")";
+      }
+      out << "\n    budget: " << f.budget << " (" << f.budgetReason << ")";
+      if (f.spills > 0) out << "; " << f.spills << " registers spill to local memory";
+      out << "\n";
+      if (f.hasOccupancy) {
+        char line[200];
+        std::snprintf(line, sizeof line, "    occupancy on %s: %u blocks/SM, %u of %u warps (%.0f%%) at %u threads/block%s; limited by %s",
+                      f.target.c_str(), f.blocksPerSm, f.activeWarpsPerSm, f.maxWarpsPerSm, 100.0 * f.occupancy,
+                      f.threadsPerBlock, f.threadsAssumed ? " (assumed)" : "", f.limitedBy.c_str());
+        out << line << "\n";
+        if (f.fewerRegistersForMoreBlocks > 0) {
+          out << "    at " << f.fewerRegistersForMoreBlocks << " registers " << f.blocksWithFewerRegisters
+              << " blocks would fit\n";
+        }
+      }
+      out << "    confidence: " << f.confidence << "\n";
+      if (!f.plot.empty()) out << "    plot: " << f.plot << "\n";
+    }
+  }
 }
 
 void emitStatistics(std::ostream& out, std::span<const FileReport> reports, bool color) {

@@ -19,7 +19,7 @@ namespace {
 
 bool isDataflowCategory(Category category) {
   return category == Category::Abi || category == Category::CallSequence || category == Category::Alignment ||
-         category == Category::Swizzle;
+         category == Category::Swizzle || category == Category::Performance;
 }
 
 // (1-based line, code) pairs marked with `// expect: CODE[, CODE]`.
@@ -56,7 +56,9 @@ TEST_CASE("The defect suite: violations found on their lines, twins silent", "[a
     std::string text = test::readFile(path);
     std::string folder = path.parent_path().filename().string();
     bool twin = path.filename().string().starts_with("ok_");
-    LintResult result = lintText(text);
+    LintOptions options;
+    options.rules["PRF002"].enabled = true;  // Opt-in: the suite checks it like the others.
+    LintResult result = lintText(text, options);
     LineIndex lines(text);
     std::set<std::pair<std::uint32_t, std::string>> found;
     std::vector<Diagnostic> otherErrors;

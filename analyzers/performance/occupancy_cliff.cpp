@@ -1,0 +1,86 @@
+// PRF002 occupancy-cliff
+//
+// What it does: for each kernel that declares its block size (`.reqntid` or `.maxntid`),
+// estimates its registers and the occupancy they allow on the module's target, and reports a
+// kernel that sits just above a register cliff: a few registers fewer would let one more
+// block of that size be resident on each SM.
+//
+// Why is this bad: registers are allocated per warp in fixed units, so occupancy falls in
+// steps. A kernel at 66 registers with 256-thread blocks fits 3 blocks on an sm_90 SM; at 64
+// it would fit 4, a third more warps to hide latency. Such a kernel is often one variable or
+// one unrolled iteration away from the better step.
+//
+// Example:
+//     .entry k(...) .reqntid 256, 1, 1
+//     { ... about 66 registers live at the peak ... }
+//
+// Use instead: trim what is live at the peak (the register report names it: `ptxlint
+// --report registers`), or bound the registers with `.maxnreg` / `.minnctapersm` and check
+// with `ptxas -v` that nothing spills.
+//
+// The finding is information, not a defect, and an estimate: it is reported only when the
+// cliff is within max(2, a tenth) of the estimated registers. Because the estimate's error is
+// of the same order as that distance, the rule is off by default: turn it on with
+// `ptxlint --select PRF002` (or `performance`) or `"rules": {"PRF002": "on"}` in .ptxls.json.
+//
+// References: CUDA C++ Programming Guide, "Occupancy calculator" and the register
+// allocation rules (256 registers per warp, 4 sub-partitions); docs/cuda-facts §4.1-4.2.
+#include <cstdio>
+#include <string>
+
+#include "RuleContext.h"
+#include "registers/RegisterReport.h"
+
+namespace ptx {
+
+void checkOccupancyCliff(const RuleContext& context) {
+  const Module& module = context.module;
+  std::optional<registers::SmLimits> limits;
+  std::string target;
+  for (const auto& [name, range] : module.header.targets) {
+    if ((limits = registers::limitsForTarget(name))) {
+      target = name;
+      break;
+    }
+  }
+  if (!limits) return;
+  for (std::size_t f = 0; f < module.functions.size(); ++f) {
+    const FunctionInfo& function = module.functions[f];
+    const Symbol& symbol = module.symbols[function.symbol];
+    if (!symbol.isEntry || function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) {
+      continue;
+    }
+    std::uint64_t threads = 0;
+    for (std::string_view name : {".reqntid", ".maxntid"}) {
+      for (const HeaderDirective& directive : function.directives) {
+        if (threads == 0 && directive.name == name && !directive.values.empty()) {
+          threads = 1;
+          for (std::uint64_t extent : directive.values) threads *= extent;
+        }
+      }
+    }
+    if (threads == 0 || threads > limits->maxThreadsPerBlock) continue;
+    registers::RegisterEstimate estimate = registers::estimateFunction(context.text, module, context.flows, f);
+    registers::OccupancyInput input;
+    input.registersPerThread = estimate.registers;
+    input.threadsPerBlock = static_cast<std::uint32_t>(threads);
+    registers::Occupancy occupancy = registers::computeOccupancy(*limits, input);
+    if (occupancy.limitedBy != "registers" || occupancy.fewerRegistersForMoreBlocks == 0) continue;
+    std::uint32_t margin = std::max<std::uint32_t>(2, estimate.registers / 10);
+    if (occupancy.fewerRegistersForMoreBlocks + margin < estimate.registers) continue;
+    double now = occupancy.fraction;
+    double then = static_cast<double>(occupancy.blocksWithFewerRegisters * occupancy.warpsPerBlock) /
+                  static_cast<double>(std::max<std::uint32_t>(occupancy.maxWarpsPerSm, 1));
+    char message[400];
+    std::snprintf(message, sizeof message,
+                  "'%s' needs about %u registers, which lets %u blocks of %llu threads run per SM on %s (%.0f%% "
+                  "occupancy); at %u registers %u blocks would fit (%.0f%%) (estimate)",
+                  symbol.name.c_str(), estimate.registers, occupancy.blocksPerSm,
+                  static_cast<unsigned long long>(threads), target.c_str(), 100 * now,
+                  occupancy.fewerRegistersForMoreBlocks, occupancy.blocksWithFewerRegisters, 100 * std::min(then, 1.0));
+    context.report("PRF002", Category::Performance, symbol.nameRange, message);
+    context.out.back().severity = Severity::Information;
+  }
+}
+
+}  // namespace ptx
