@@ -477,6 +477,18 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
     auto [top, spilled] = allocate(lowered, pointsOf, firstPoint, 2 * std::size_t{function.instructionCount},
                                    estimate.budget);
     estimate.registers = top;
+    // `setmaxnreg.inc/.dec N` (sm_90a warp specialization) resizes the warpgroup's registers
+    // at run time: the function is allocated, and ptxas reports, the largest N it asks for.
+    for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
+      const InstructionSite& site = module.instructions[i];
+      if (slice(text, site.opcode) != "setmaxnreg" || site.operandCount == 0) continue;
+      std::string_view count = slice(text, module.operands[site.firstOperand].range);
+      std::uint32_t requested = 0;
+      auto [end, error] = std::from_chars(count.data(), count.data() + count.size(), requested);
+      if (error == std::errc() && end == count.data() + count.size() && requested <= 256) {
+        estimate.registers = std::max(estimate.registers, requested);
+      }
+    }
     estimate.spilledUnits = spilled;
     return estimate;
   }
