@@ -72,7 +72,7 @@ std::string confidenceFor(std::string_view text, const Module& module, const Fun
     calls = calls || site.isCall;
     textures = textures || opcode == "tex" || opcode == "tld4" || opcode == "suld";
   }
-  std::string note = "usually within 2 registers of ptxas (median error 8% over 1087 corpus kernels)";
+  std::string note = "median error 13% against ptxas over 1454 corpus kernels (8% on typical compiler output); see docs/registers.md";
   if (calls) return "low: calls follow the ABI, and ptxas may inline them or reserve registers for them; " + note;
   if (textures) return "low: ptxas keeps texture results and coordinates live longer than the PTX shows; " + note;
   if (estimate.maxLiveUnits > 96) {

@@ -5,6 +5,9 @@
 //   perWarp = roundup(regs × 32, 256); warpsPerSubPartition = floor(16384 / perWarp);
 //   register limit = floor(4 × warpsPerSubPartition / warpsPerBlock);
 //   shared limit = floor(carveout / roundup(bytes + reserved, granularity)).
+// The sm_90 figures (cliffs, launch bounds, shared memory, barriers, failures) also agree with
+// the driver's cuOccupancyMaxActiveBlocksPerMultiprocessor on an H100 (CUDA 13.0), asked about
+// kernels JIT-compiled with `.maxnreg N` to use exactly N registers.
 #include <catch2/catch.hpp>
 
 #include <string>

@@ -1,5 +1,5 @@
 // The ptxls extension: starts the ptxls language server for PTX documents and adds what LSP does
-// not cover (rule documentation, format on save, a status item).
+// not cover (rule documentation, the register report, format on save, a status item).
 import * as vscode from 'vscode';
 import {
   Executable,
@@ -9,6 +9,8 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 import { registerFormatOnSave } from './formatOnSave';
+import { refreshHintsAndLenses, toggleLiveRegisterHints } from './liveRegisters';
+import { RegisterReports } from './registerReport';
 import { explainRuleCommand, openRuleDocsCommand, RULE_SCHEME, RuleDocumentProvider } from './ruleDocs';
 import { findServer, ServerFound } from './serverLookup';
 import { SECTION, serverSettings, setting } from './settings';
@@ -20,6 +22,10 @@ const CLIENT_ID = 'ptxls';
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel;
 let status: StatusBar;
+let reports: RegisterReports;
+// The settings last sent to the server (workspace/configuration), to see when they change.
+let settingsSent: string | undefined;
+let settingsTimer: NodeJS.Timeout | undefined;
 // Starts, stops and restarts run one after the other: a settings change during a start must not
 // leave two servers running.
 let lifecycle: Promise<void> = Promise.resolve();
@@ -56,7 +62,11 @@ function clientOptions(): LanguageClientOptions {
     ],
     outputChannel: output,
     // Evaluated at every (re)start, so a restart picks up the current settings.
-    initializationOptions: () => serverSettings(),
+    initializationOptions: () => {
+      const settings = serverSettings();
+      settingsSent = JSON.stringify([settings]);  // As a workspace/configuration answer would be.
+      return settings;
+    },
     synchronize: { configurationSection: SECTION },
     middleware: {
       workspace: {
@@ -65,14 +75,31 @@ function clientOptions(): LanguageClientOptions {
         configuration: async (params, token, next) => {
           const raw = await next(params, token);
           if (!Array.isArray(raw)) return raw;
-          return params.items.map((item, index) => {
+          const answer = params.items.map((item, index) => {
             if (item.section !== SECTION) return raw[index];
             return serverSettings(item.scopeUri ? client?.protocol2CodeConverter.asUri(item.scopeUri) : undefined);
           });
+          settingsPulled(answer);
+          return answer;
         },
       },
     },
   };
+}
+
+// The server pulls its settings when they change and applies them as the answer arrives, but asks
+// the editor to refresh only its diagnostics: the inlay hints (live registers), code lenses and an
+// open register report are asked for again here, after the answer has gone out.
+function settingsPulled(answer: unknown): void {
+  const sent = JSON.stringify(answer);
+  const changed = settingsSent !== undefined && sent !== settingsSent;
+  settingsSent = sent;
+  if (!changed) return;
+  clearTimeout(settingsTimer);
+  settingsTimer = setTimeout(() => {
+    if (client?.isRunning()) refreshHintsAndLenses(client);
+    reports.settingsChanged();
+  }, 50);
 }
 
 async function start(context: vscode.ExtensionContext): Promise<void> {
@@ -163,15 +190,20 @@ async function statusMenu(context: vscode.ExtensionContext): Promise<void> {
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel('ptxls', { log: true });
   status = new StatusBar();
+  reports = new RegisterReports(() => client);
   const rules = new RuleDocumentProvider();
   context.subscriptions.push(
     output,
     status,
     rules,
+    reports,
     vscode.workspace.registerTextDocumentContentProvider(RULE_SCHEME, rules),
     vscode.commands.registerCommand('ptxls.restartServer', () => restart(context)),
     vscode.commands.registerCommand('ptxls.explainRule', () => explainRuleCommand(client, rules)),
     vscode.commands.registerCommand('ptxls.openRuleDocs', () => openRuleDocsCommand(client)),
+    // The server's code lenses run this one with [uri, functionName].
+    vscode.commands.registerCommand('ptxls.showRegisterReport', (...args: unknown[]) => reports.command(...args)),
+    vscode.commands.registerCommand('ptxls.toggleLiveRegisterHints', () => toggleLiveRegisterHints()),
     vscode.commands.registerCommand(STATUS_MENU_COMMAND, () => statusMenu(context)),
     registerFormatOnSave(output),
     vscode.workspace.onDidChangeConfiguration((event) => {
@@ -185,5 +217,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 }
 
 export function deactivate(): Promise<void> | undefined {
+  clearTimeout(settingsTimer);
   return serialized(stop);
 }

@@ -16,6 +16,7 @@ export interface ServerSettings {
   rules?: Record<string, RuleValue>;
   diagnostics?: { debounceMs?: number; maxFileMiB?: number };
   format?: { indentWidth?: number; useTabs?: boolean; maxBlankLines?: number };
+  inlayHints?: { liveRegisters?: boolean };
 }
 
 // Every `ptxls.*` key the extension reads. All reads go through `setting()`, so the compiler holds
@@ -32,13 +33,28 @@ export const SETTING_KEYS = [
   'format.useTabs',
   'format.maxBlankLines',
   'formatOnSave',
+  'inlayHints.liveRegisters',
   'trace.server',
 ] as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
+function section(scope?: vscode.ConfigurationScope | null): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration(SECTION, scope);
+}
+
 export function setting<T>(key: SettingKey, scope?: vscode.ConfigurationScope | null): T | undefined {
-  return vscode.workspace.getConfiguration(SECTION, scope).get<T>(key);
+  return section(scope).get<T>(key);
+}
+
+// Flips a boolean setting where it is set: in the workspace's settings when it has a value there,
+// else in the user's. Returns the new value.
+export async function toggleSetting(key: SettingKey): Promise<boolean> {
+  const value = setting<boolean>(key) === true;
+  const where = section().inspect<boolean>(key);
+  const target = where?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  await section().update(key, !value, target);
+  return !value;
 }
 
 function wholeNumber(value: unknown, min: number, max: number): number | undefined {
@@ -70,6 +86,9 @@ export function serverSettings(scope?: vscode.ConfigurationScope): ServerSetting
   const maxBlankLines = wholeNumber(setting('format.maxBlankLines', scope), 0, 1000);
   if (maxBlankLines !== undefined) format.maxBlankLines = maxBlankLines;
   if (Object.keys(format).length > 0) result.format = format;
+
+  // Off is the server's default: sent only when on.
+  if (setting('inlayHints.liveRegisters', scope) === true) result.inlayHints = { liveRegisters: true };
 
   return result;
 }

@@ -145,6 +145,8 @@ test('every contributed command has a handler in the bundle; the server command 
     'ptxls.restartServer': 'PTX: Restart Language Server',
     'ptxls.explainRule': 'PTX: Explain Rule Under Cursor',
     'ptxls.openRuleDocs': 'PTX: Open Rule Documentation',
+    'ptxls.showRegisterReport': 'PTX: Show Register Report',
+    'ptxls.toggleLiveRegisterHints': 'PTX: Toggle Live Register Hints',
   });
   for (const command of Object.keys(titles)) {
     assert.match(bundle, new RegExp(`registerCommand\\(\\s*["'\`]${escape(command)}["'\`]`), `${command} is never registered`);
@@ -153,6 +155,9 @@ test('every contributed command has a handler in the bundle; the server command 
   // here too would make activation fail with "command already exists".
   assert.doesNotMatch(bundle, /registerCommand\(\s*["'`]ptxls\.server\./);
   assert.match(bundle, /["'`]ptxls\.server\.explainRule["'`]/, 'the bundle never asks the server to explain a rule');
+  // The server's code lenses name ptxls.showRegisterReport (a client command, registered above);
+  // the command asks the server for the report.
+  assert.match(bundle, /["'`]ptxls\/registerReport["'`]/, 'the bundle never asks the server for the register report');
   // Menus refer only to contributed commands.
   for (const items of Object.values(manifest.contributes.menus ?? {})) {
     for (const item of items) assert.ok(titles[item.command], `menu item for unknown command ${item.command}`);
@@ -184,5 +189,7 @@ test('every setting the extension reads is declared, and every declared one is r
   }
   assert.deepEqual(properties['ptxls.trace.server'].enum, ['off', 'messages', 'verbose']);
   assert.equal(properties['ptxls.formatOnSave'].default, false);
+  assert.equal(properties['ptxls.inlayHints.liveRegisters'].type, 'boolean');
+  assert.equal(properties['ptxls.inlayHints.liveRegisters'].default, false);
   assert.deepEqual(properties['ptxls.rules'].additionalProperties.anyOf[0].enum, ['off', 'on', 'error', 'warning', 'info', 'hint']);
 });

@@ -3,6 +3,8 @@
 #   grammar.test.mjs                 the TextMate grammar, through vscode-textmate + vscode-oniguruma
 #   language-configuration.test.mjs  the word pattern, comments, brackets, folding markers
 #   package.test.mjs                 the .vsix that clients/vscode/build-vsix.sh builds from PTXLS_BINARY
+#   register-report.test.mjs         the register report page (src/registerReport.ts, bundled with the
+#                                    extension's esbuild) on PTXLS_BINARY's answer for ../vscode/registers.ptx
 #
 # Usage: run.sh PTXLS_BINARY [CACHE_DIR]
 #   CACHE_DIR  where npm dependencies are installed, never inside the source tree (default:
@@ -70,8 +72,8 @@ fi
 export PTXLS_VSCODE_UNIT_PREFIX="$deps" PTXLS_BINARY="$binary"
 tests=("$here/grammar.test.mjs" "$here/language-configuration.test.mjs")
 if [ "$build" -eq 0 ]; then
-  export PTXLS_VSIX="$vsix"
-  tests+=("$here/package.test.mjs")
+  export PTXLS_VSIX="$vsix" PTXLS_VSCODE_EXT_MODULES="$cache/vscode-ext/node_modules"
+  tests+=("$here/package.test.mjs" "$here/register-report.test.mjs")
 fi
 # The per-test limit and concurrency flags exist from node 20 on; older ones run without them.
 flags=()

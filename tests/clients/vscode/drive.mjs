@@ -19,6 +19,11 @@
 //   definition   F12 on a branch target and on a register use moves the cursor to the declaration
 //   completion   `ld.global.` opens the suggest widget with .u32 and without .shared
 //   grammar      Inspect Editor Tokens: our TextMate grammar scoped the opcode (*.ptx scopes)
+//   registers    registers.ptx (beside this script): the server's code lens above the kernel
+//                ("≈ N registers · …"); PTX: Toggle Live Register Hints puts "N live" after the
+//                instructions; clicking the lens opens the register report webview (its <svg> plot
+//                and the lens's register count), and its peak link moves the editor's cursor there;
+//                toggled again, the hints go
 import { spawn, execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -88,6 +93,7 @@ const watchdog = setTimeout(async () => {
 // ---------------------------------------------------------------------------------------------
 // workspace, settings, extension
 for (const f of ['broken.ptx', 'vecadd.ptx']) copyFileSync(join(FIXTURES, f), join(WS, f));
+copyFileSync(join(here, 'registers.ptx'), join(WS, 'registers.ptx'));
 // The server is started through a wrapper that leaves a mark, so the run proves that
 // `ptxls.server.path` was honoured (and not the binary inside the .vsix). The setting is
 // machine-overridable: a remote window such as code-server reads it from Machine/settings.json,
@@ -316,6 +322,74 @@ try {
     return { token: 'mul', scopes, foreground: /foreground\s+(#[0-9a-f]+)/i.exec(info)?.[1] };
   });
 
+  // ---- f. register report and live register hints ---------------------------------------------
+  await check('registers', async () => {
+    await openFile('registers.ptx', '.entry tile6x4');
+    // Room for the editor and the report side by side (the side bar comes back at the end).
+    await page.keyboard.press('Control+B');
+    await page.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: 5000 });
+    await focusEditor();
+    // The code lens above the kernel's name: the server's "≈ N registers · P% occupancy on sm_90".
+    const lens = page.locator('.editor-instance .monaco-editor .codelens-decoration a', { hasText: 'registers' }).first();
+    await lens.waitFor({ state: 'visible', timeout: 20_000 }).catch(async () => {
+      const seen = await page.locator('.editor-instance .monaco-editor .codelens-decoration').allInnerTexts().catch(() => []);
+      throw new Error(`no code lens with "registers" above the kernel in registers.ptx; code lenses: ${JSON.stringify(seen)}`);
+    });
+    const lensText = (await lens.innerText()).trim();
+    const registers = /(\d+)\s+registers/.exec(lensText)?.[1];
+    if (!registers) throw new Error(`the code lens does not give a register count: ${JSON.stringify(lensText)}`);
+    log(`  code lens: ${lensText}`);
+
+    // Live register hints: off by default, on after the toggle command, without an edit.
+    const editorText = async () => (await page.locator('.editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+    if (/\d+ live/.test(await editorText())) throw new Error('"N live" inlay hints are shown before ptxls.inlayHints.liveRegisters is turned on');
+    await focusEditor();
+    await runCommand('PTX: Toggle Live Register Hints');
+    const hinted = await waitForValue(editorText, t => /\d+ live/.test(t ?? ''), 15_000,
+      t => `after PTX: Toggle Live Register Hints the editor should show "N live" inlay hints; its lines read:\n${(t ?? '').slice(0, 1500)}`);
+    const hints = hinted.match(/\d+ live/g);
+    log(`  ${hints.length} live register hints in view`);
+
+    // Clicking the lens opens the report beside the editor.
+    await lens.click();
+    await page.locator('.tabs-container .tab[aria-label*="Registers: tile6x4"]').first().waitFor({ timeout: 15_000 });
+    // A webview is an iframe in an iframe; find the frame that holds the report's plot.
+    const frame = await waitForValue(async () => {
+      for (const f of page.frames()) {
+        if (await f.locator('svg.ptxls-plot').count().catch(() => 0)) return f;
+      }
+      return undefined;
+    }, f => f !== undefined, 20_000, () => 'the register report webview did not show an <svg class="ptxls-plot"> plot');
+    const report = (await frame.locator('body').innerText()).replace(/\u00a0/g, ' ');
+    if (!report.includes(`≈ ${registers} registers`)) throw new Error(`the report's summary should repeat the lens's ${registers} registers:\n${report.slice(0, 1500)}`);
+    if (!report.includes(`≈ ${registers} per thread`)) throw new Error(`the report's table should give ≈ ${registers} registers per thread:\n${report.slice(0, 1500)}`);
+    for (const want of ['Peak', 'Budget', 'Occupancy', 'limited by', 'Confidence'])
+      if (!report.includes(want)) throw new Error(`the report lacks ${JSON.stringify(want)}:\n${report.slice(0, 1500)}`);
+    const svgTitle = await frame.locator('svg.ptxls-plot title').first().textContent();
+    await page.mouse.move(VW / 2, VH - 5);
+    await shot('vscode-register-report.png');
+
+    // The peak link reveals the peak's instruction in the editor.
+    const peakLink = frame.locator('a[data-action="revealPeak"]').first();
+    const peakLine = Number(/line (\d+)/.exec(await peakLink.innerText())?.[1]);
+    await peakLink.click();
+    await waitForValue(cursor, c => c?.line === peakLine, 10_000,
+      c => `the report's peak link (line ${peakLine}) should move the editor's cursor there; the status bar reads ${JSON.stringify(c)}`);
+    // Close the report (the focus may have gone back to it with the click) and restore the side bar.
+    await page.locator('.tabs-container .tab[aria-label*="Registers: tile6x4"] .tab-actions .action-label').first().click();
+    await page.locator('.tabs-container .tab[aria-label*="Registers: tile6x4"]').waitFor({ state: 'detached', timeout: 5000 });
+    await focusEditor();
+    await page.keyboard.press('Control+B');
+    await page.locator('.part.sidebar').waitFor({ state: 'visible', timeout: 5000 });
+    await page.locator('[id="status.editor.mode"]').waitFor({ state: 'visible', timeout: 5000 });
+    // Toggled again, the hints go.
+    await focusEditor();
+    await runCommand('PTX: Toggle Live Register Hints');
+    await waitFor(async () => !/\d+ live/.test(await editorText()), 15_000,
+      async () => `after toggling the live register hints off, the editor still shows them:\n${(await editorText()).slice(0, 800)}`);
+    return { lens: lensText, liveHints: hints.length, webview: firstLines(report, 4), plotTitle: svgTitle, peak: `line ${peakLine}` };
+  });
+
   // ---- activation (read last: the extension host log is written as it goes) -------------------
   await check('activation', async () => {
     const mode = (await page.locator('[id="status.editor.mode"]').innerText()).trim();
@@ -384,6 +458,9 @@ async function openFile(name, expectText) {
   await page.locator(`.tabs-container .tab.active[aria-label*="${name}"]`).first().waitFor({ timeout: 15_000 });
   await waitFor(async () => (await page.locator('.editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ').includes(expectText),
     15_000, async () => `${name} opened, but its text (${JSON.stringify(expectText)}) did not appear in the editor`);
+  // The server's code lenses (one above each function: every fixture has one) push the lines below
+  // them down when they arrive; positions are read from the screen only after that.
+  await page.locator('.editor-instance .monaco-editor .codelens-decoration').first().waitFor({ state: 'visible', timeout: 10_000 }).catch(() => {});
   await focusEditor();
 }
 
