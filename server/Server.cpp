@@ -301,6 +301,8 @@ json Server::initialize(const json& params) {
   progressSupported_ = isTrue(capabilities, {"window", "workDoneProgress"});
   configurationSupported_ = isTrue(capabilities, {"workspace", "configuration"});
   diagnosticRefreshSupported_ = isTrue(capabilities, {"workspace", "diagnostics", "refreshSupport"});
+  inlayHintRefreshSupported_ = isTrue(capabilities, {"workspace", "inlayHint", "refreshSupport"});
+  codeLensRefreshSupported_ = isTrue(capabilities, {"workspace", "codeLens", "refreshSupport"});
   if (params.is_object() && params.contains("initializationOptions")) {
     for (const std::string& problem : mergeSettings(initialSettings_, params["initializationOptions"])) {
       log(2, "initializationOptions: " + problem);
@@ -390,7 +392,8 @@ void Server::applySettingsToOpenDocuments() {
     std::lock_guard lock(deferredMutex_);
     documentSettings_[uri] = settings;
     std::uint64_t serial = scheduler_->setLintOptions(uri, lintOptionsFor(settings));
-    if (diagnosticRefreshSupported_ && serial != 0) awaitingRefresh_[uri] = serial;
+    bool anyRefresh = diagnosticRefreshSupported_ || inlayHintRefreshSupported_ || codeLensRefreshSupported_;
+    if (anyRefresh && serial != 0) awaitingRefresh_[uri] = serial;
   }
 }
 
@@ -463,7 +466,7 @@ void Server::didClose(const json& params) {
     documentSettings_.erase(uri);
     refresh = awaitingRefresh_.erase(uri) != 0 && awaitingRefresh_.empty();
   }
-  if (refresh) sendRequest("workspace/diagnostic/refresh", nullptr);
+  if (refresh) sendRefreshRequests();
   {
     std::lock_guard lock(tokensMutex_);
     lastTokens_.erase(uri);
@@ -471,6 +474,15 @@ void Server::didClose(const json& params) {
   deferredDrained_.notify_all();
   for (const Deferred& request : orphans) replyError(request.id, kInvalidParams, "document was closed: " + uri);
   if (pushDiagnostics_) notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
+}
+
+// After new settings reach every open document: what the client shows from this server and
+// would not ask for again by itself — pulled diagnostics, inlay hints (the live-register hints
+// follow a setting), code lenses (the register estimate follows the target setting).
+void Server::sendRefreshRequests() {
+  if (diagnosticRefreshSupported_) sendRequest("workspace/diagnostic/refresh", nullptr);
+  if (inlayHintRefreshSupported_) sendRequest("workspace/inlayHint/refresh", nullptr);
+  if (codeLensRefreshSupported_) sendRequest("workspace/codeLens/refresh", nullptr);
 }
 
 void Server::didChangeConfiguration(const json& params) {
@@ -605,7 +617,7 @@ void Server::onAnalysis(const std::string& uri, const std::shared_ptr<const Anal
       refresh = awaitingRefresh_.empty();
     }
   }
-  if (refresh) sendRequest("workspace/diagnostic/refresh", nullptr);
+  if (refresh) sendRefreshRequests();
   if (!progressToken.empty()) notify("$/progress", {{"token", progressToken}, {"value", {{"kind", "end"}}}});
   for (auto& [request, usable] : ready) answer(request.id, request.method, routes_.find(request.method)->second, *usable, request.params);
   if (!ready.empty()) deferredDrained_.notify_all();

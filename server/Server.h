@@ -95,6 +95,7 @@ class Server {
   void cancel(const nlohmann::json& params);
   nlohmann::json workspaceSymbols(const nlohmann::json& params);
   nlohmann::json executeCommand(const nlohmann::json& params);
+  void sendRefreshRequests();
   nlohmann::json codeLenses(const Analysis& analysis, const nlohmann::json& params);
   nlohmann::json registerReport(const Analysis& analysis, const nlohmann::json& params);
   std::optional<std::string> targetSettingFor(const std::string& uri);
@@ -150,6 +151,8 @@ class Server {
   bool progressSupported_ = false;  // window.workDoneProgress
   bool configurationSupported_ = false;  // workspace.configuration
   bool diagnosticRefreshSupported_ = false;  // workspace.diagnostics.refreshSupport
+  bool inlayHintRefreshSupported_ = false;   // workspace.inlayHint.refreshSupport
+  bool codeLensRefreshSupported_ = false;    // workspace.codeLens.refreshSupport
   // Documents whose analysis under new settings is pending, with the settings serial awaited;
   // when the last arrives, pulling clients get workspace/diagnostic/refresh. Under deferredMutex_.
   std::map<std::string, std::uint64_t> awaitingRefresh_;

@@ -101,6 +101,7 @@ export function clientCapabilities({ encodings, pull = false, configuration = tr
       workspaceFolders: true,
       semanticTokens: { refreshSupport: true },
       inlayHint: { refreshSupport: true },
+      codeLens: { refreshSupport: true },
       ...(pull ? { diagnostics: { refreshSupport: true } } : {}),
     },
     textDocument: {

@@ -521,3 +521,53 @@ test('executeCommand: ptxls.server.explainRule returns the documentation of a ru
   await assert.rejects(s.request(P.ExecuteCommandRequest.method, { command: 'ptxls.nothing', arguments: [] }),
     error => error.code === P.ErrorCodes.InvalidParams);
 });
+
+// ---------------------------------------------------------------------------------------------
+// register pressure: code lenses, the register report request, live-register inlay hints
+
+test('codeLens: one lens per kernel and function with the register estimate', T, async () => {
+  advertised(s.caps, 'codeLensProvider');
+  const lenses = await s.request(P.CodeLensRequest.method, { textDocument: { uri: vecadd.uri } });
+  assert.ok(Array.isArray(lenses) && lenses.length >= 1, JSON.stringify(lenses));
+  for (const lens of lenses) {
+    assert.match(lens.command.title, /^≈ \d+ registers/);
+    assert.equal(lens.command.command, 'ptxls.showRegisterReport');
+    assert.equal(lens.command.arguments[0], vecadd.uri);
+  }
+  const kernel = lenses.find(l => / occupancy on sm_/.test(l.command.title));
+  assert.ok(kernel, 'a kernel lens names its occupancy');
+});
+
+test('ptxls/registerReport: the function at the position, with its figures and plot', T, async () => {
+  const position = positionOf(vecadd.text, 'ret;');
+  const report = await s.request('ptxls/registerReport', { textDocument: { uri: vecadd.uri }, position });
+  assert.ok(report.functions.length >= 1);
+  assert.equal(typeof report.at, 'number');
+  const fn = report.functions[report.at];
+  assert.ok(fn.registers >= 2 && fn.registers <= 255, JSON.stringify(fn));
+  assert.ok(fn.maxLive <= fn.registers + 1);
+  assert.match(fn.svg, /^<svg[\s\S]*<\/svg>\s*$/);
+  assert.ok(Array.isArray(fn.peak.live));
+});
+
+test('inlayHint: live-register hints follow the setting, announced by workspace/inlayHint/refresh', T, async () => {
+  const server = await startServer({ configuration: true });
+  try {
+    const doc = await scratch(server, vecadd.text);
+    const whole = { start: { line: 0, character: 0 }, end: { line: vecadd.text.split('\n').length, character: 0 } };
+    const hints = () => server.request(P.InlayHintRequest.method, { textDocument: { uri: doc.uri }, range: whole });
+    assert.ok(!(await hints()).some(h => / live$/.test(h.label)), 'off by default');
+    const mark = server.serverRequests.length;
+    server.setSettings({ inlayHints: { liveRegisters: true } });
+    await server.notify(P.DidChangeConfigurationNotification.method, { settings: null });
+    let live = [];
+    for (let seen = 0, attempt = 0; attempt < 3 && live.length === 0; ++attempt) {
+      const refreshes = () => server.serverRequests.slice(mark).filter(r => r.method === P.InlayHintRefreshRequest.method).length;
+      await server.waitFor(() => refreshes() > seen, 5000, 'workspace/inlayHint/refresh after the settings changed');
+      seen = refreshes();
+      live = (await hints()).filter(h => /^\d+ live$/.test(h.label));
+    }
+    assert.ok(live.length > 0, 'live-register hints once the setting is on');
+    assert.ok(server.serverRequests.slice(mark).some(r => r.method === P.CodeLensRefreshRequest.method), 'code lenses refreshed too');
+  } finally { server.kill(); }
+});
