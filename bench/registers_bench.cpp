@@ -79,8 +79,6 @@ double percentile(std::vector<double> values, double p) {
 void estimateFile(const std::string& family, const std::string& name, const std::string& text,
                   const nlohmann::json& functions, std::vector<Sample>& samples) {
   if (text.empty() || isDebugPtx(text)) return;
-  LintOptions options;
-  for (const char* code : {"ISA001"}) options.rules[code].enabled = true;  // Rules do not matter here.
   SyntaxTree tree = parseSyntax(text);
   Module module = buildModule(text, tree);
   flow::FlowCache flows(text, module);

@@ -8,12 +8,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "Lint.h"
 #include "protocol/Positions.h"
+#include "registers/RegisterPressure.h"
 #include "text/LineIndex.h"
 
 namespace ptx::lsp {
@@ -40,6 +42,17 @@ struct Analysis {
   // them): the same version analyzed under new settings is a different result.
   std::uint64_t settingsSerial = 0;
 
+  // The register estimate of every function, computed by the first request that needs it
+  // (code lens, register report, live-register hints) and shared by the later ones: an
+  // analysis never changes, so neither do they. Full analyses only.
+  const std::vector<registers::RegisterEstimate>& registerEstimates() const {
+    std::call_once(registerEstimatesOnce_, [this] {
+      flow::FlowCache flows(*text, result.module);
+      registerEstimates_ = registers::estimateRegisters(*text, result.module, flows);
+    });
+    return registerEstimates_;
+  }
+
   // A full analysis has every function's body in its model; an incremental one only the
   // edited function's (see LintResult::focus).
   bool isFull() const { return !result.focus; }
@@ -47,6 +60,10 @@ struct Analysis {
   bool covers(std::uint32_t begin, std::uint32_t end) const {
     return !result.focus || (begin >= result.focus->begin && end <= result.focus->end);
   }
+
+ private:
+  mutable std::once_flag registerEstimatesOnce_;
+  mutable std::vector<registers::RegisterEstimate> registerEstimates_;
 };
 
 // What a worker needs to analyze the current text: a copy of it and the edits since the

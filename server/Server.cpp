@@ -941,9 +941,8 @@ json Server::codeLenses(const Analysis& analysis, const json& params) {
   std::string uri = documentUri(params);
   json result = json::array();
   if (!analysis.result.tree.isComplete()) return result;
-  flow::FlowCache flows(*analysis.text, analysis.result.module);
-  for (const registers::FunctionRegisterReport& report :
-       registers::reportRegisters(*analysis.text, analysis.result.module, flows, targetSettingFor(uri))) {
+  for (const registers::FunctionRegisterReport& report : registers::reportRegisters(
+           *analysis.text, analysis.result.module, analysis.registerEstimates(), targetSettingFor(uri))) {
     result.push_back({{"range", rangeJson(analysis, report.nameRange, encoding_)},
                       {"command",
                        {{"title", registers::summaryLine(report)},
@@ -966,9 +965,8 @@ json Server::registerReport(const Analysis& analysis, const json& params) {
   std::string target;
   if (analysis.result.tree.isComplete()) {
     const Module& module = analysis.result.module;
-    flow::FlowCache flows(*analysis.text, module);
     for (const registers::FunctionRegisterReport& report :
-         registers::reportRegisters(*analysis.text, module, flows, targetSettingFor(uri))) {
+         registers::reportRegisters(*analysis.text, module, analysis.registerEstimates(), targetSettingFor(uri))) {
       target = report.target;
       const FunctionInfo& function = module.functions[report.estimate.function];
       ByteRange extent = module.symbols[function.symbol].declarationRange;
@@ -1021,8 +1019,7 @@ json Server::inlayHints(const Analysis& analysis, const json& params) {
   if (liveRegisters && analysis.result.tree.isComplete() && analysis.isFull()) {
     // After each instruction in the range: the 32-bit registers live across it.
     const Module& module = analysis.result.module;
-    flow::FlowCache flows(*analysis.text, module);
-    for (const registers::RegisterEstimate& estimate : registers::estimateRegisters(*analysis.text, module, flows)) {
+    for (const registers::RegisterEstimate& estimate : analysis.registerEstimates()) {
       const FunctionInfo& function = module.functions[estimate.function];
       for (std::uint32_t i = 0; i < estimate.liveUnits.size(); ++i) {
         const InstructionSite& site = module.instructions[function.firstInstruction + i];

@@ -586,6 +586,18 @@ std::optional<InstructionOperand> FunctionFlow::baseRegisterOf(const Instruction
   return base;
 }
 
+std::optional<InstructionOperand> FunctionFlow::guardRegisterOf(const InstructionSite& site) const {
+  if (!site.isGuarded() || site.guardSymbol == kNoSymbol) return std::nullopt;
+  std::string_view spelled = textOf(site.guard);
+  std::size_t start = spelled.find_first_not_of("@! \t");
+  if (start == std::string_view::npos) return std::nullopt;
+  InstructionOperand guard;
+  guard.shape = OperandShape::Register;
+  guard.symbol = site.guardSymbol;
+  guard.range = {site.guard.begin + static_cast<std::uint32_t>(start), site.guard.end};
+  return guard;
+}
+
 AbstractValue FunctionFlow::addressOf(std::uint32_t instruction, const InstructionOperand& operand) {
   if (operand.shape != OperandShape::Address) return AbstractValue::unknown();
   AbstractValue base = AbstractValue::unknown();

@@ -90,6 +90,12 @@ class FunctionFlow {
   // the elements of a destination vector or predicate pair, a call's return values.
   std::vector<std::uint32_t> definedOperands(std::uint32_t instruction) const;
 
+  // `[%rd+8]`: the base register as a Register operand spanning its spelling, if the base is one.
+  std::optional<InstructionOperand> baseRegisterOf(const InstructionOperand& address) const;
+
+  // `@%p1` / `@!%p1`: the guard predicate as a Register operand, if the instruction has one.
+  std::optional<InstructionOperand> guardRegisterOf(const InstructionSite& site) const;
+
   // The register an operand names (a Register operand, or an element of a vector), if any.
   std::optional<RegisterKey> registerOf(const InstructionOperand& operand) const;
 
@@ -113,8 +119,6 @@ class FunctionFlow {
   AbstractValue evaluate(std::uint32_t definition);
   AbstractValue operandValue(std::uint32_t instruction, const InstructionOperand& operand);
   AbstractValue symbolAddress(SymbolId symbol) const;
-  // `[%rd+8]`: the base register as a Register operand spanning its spelling, if the base is one.
-  std::optional<InstructionOperand> baseRegisterOf(const InstructionOperand& address) const;
   void solve(std::uint32_t definition);
   std::string_view textOf(ByteRange range) const { return text_.substr(range.begin, range.end - range.begin); }
 

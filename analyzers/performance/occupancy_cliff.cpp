@@ -35,14 +35,8 @@ namespace ptx {
 
 void checkOccupancyCliff(const RuleContext& context) {
   const Module& module = context.module;
-  std::optional<registers::SmLimits> limits;
-  std::string target;
-  for (const auto& [name, range] : module.header.targets) {
-    if ((limits = registers::limitsForTarget(name))) {
-      target = name;
-      break;
-    }
-  }
+  std::string target = registers::reportTarget(module);
+  std::optional<registers::SmLimits> limits = registers::limitsForTarget(target);
   if (!limits) return;
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const FunctionInfo& function = module.functions[f];
@@ -50,15 +44,7 @@ void checkOccupancyCliff(const RuleContext& context) {
     if (!symbol.isEntry || function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) {
       continue;
     }
-    std::uint64_t threads = 0;
-    for (std::string_view name : {".reqntid", ".maxntid"}) {
-      for (const HeaderDirective& directive : function.directives) {
-        if (threads == 0 && directive.name == name && !directive.values.empty()) {
-          threads = 1;
-          for (std::uint64_t extent : directive.values) threads *= extent;
-        }
-      }
-    }
+    std::uint64_t threads = registers::declaredThreadsPerBlock(function).value_or(0);
     if (threads == 0 || threads > limits->maxThreadsPerBlock) continue;
     registers::RegisterEstimate estimate = registers::estimateFunction(context.text, module, context.flows, f);
     registers::OccupancyInput input;

@@ -24,7 +24,9 @@
 //
 // References: PTX ISA §11.4 (.maxnreg, .maxntid, .minnctapersm); CUDA C++ Programming Guide,
 // "Launch bounds" and "Maximum number of registers per thread"; docs/cuda-facts §4.3.
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "RuleContext.h"
 #include "registers/RegisterPressure.h"
@@ -32,27 +34,30 @@
 namespace ptx {
 namespace {
 
-// An upper bound of the 32-bit registers a function can need at once: every register
-// declared in its body, each whole range counted. When even that fits, nothing can spill
-// and the estimate is not worth computing.
-std::uint64_t declaredRegisterUnits(const Module& module, const FunctionInfo& function) {
-  std::uint64_t units = 0;
-  auto add = [&](SymbolId id) {
+// Per function, an upper bound of the 32-bit registers it can need at once: every register
+// declared in its body (nested blocks included) and its register parameters, each whole
+// range counted. When even that fits, nothing can spill and the estimate is not worth
+// computing. One pass over the scopes for the whole module: a scope belongs to the function
+// whose body is its nearest ancestor that is a body.
+std::vector<std::uint64_t> declaredRegisterUnits(const Module& module) {
+  std::vector<std::uint64_t> units(module.functions.size(), 0);
+  std::vector<std::size_t> functionOfBody(module.scopes.size(), SIZE_MAX);
+  for (std::size_t f = 0; f < module.functions.size(); ++f) {
+    if (module.functions[f].bodyScope < module.scopes.size()) functionOfBody[module.functions[f].bodyScope] = f;
+  }
+  auto add = [&](std::size_t f, SymbolId id) {
     const Symbol& symbol = module.symbols[id];
     if (!symbol.isRegister() || symbol.type == ".pred") return;
-    std::uint64_t bytes = flow::typeSizeInBytes(symbol.type).value_or(4);
-    std::uint64_t each = bytes >= 16 ? 4 : bytes == 8 ? 2 : 1;
-    units += each * std::max<std::uint64_t>(symbol.rangeCount, 1);
+    units[f] += registers::registerUnits(symbol) * std::max<std::uint64_t>(symbol.rangeCount, 1);
   };
-  for (SymbolId parameter : function.parameters) add(parameter);
+  for (std::size_t f = 0; f < module.functions.size(); ++f) {
+    for (SymbolId parameter : module.functions[f].parameters) add(f, parameter);
+  }
   for (ScopeId scope = 0; scope < module.scopes.size(); ++scope) {
-    // The body scope and the blocks nested in it.
-    for (ScopeId s = scope; s != kNoScope && s < module.scopes.size(); s = module.scopes[s].parent) {
-      if (s == function.bodyScope) {
-        for (SymbolId id : module.scopes[scope].symbols) add(id);
-        break;
-      }
-    }
+    ScopeId s = scope;
+    while (s != kNoScope && s < module.scopes.size() && functionOfBody[s] == SIZE_MAX) s = module.scopes[s].parent;
+    if (s == kNoScope || s >= module.scopes.size()) continue;
+    for (SymbolId id : module.scopes[scope].symbols) add(functionOfBody[s], id);
   }
   return units;
 }
@@ -61,17 +66,19 @@ std::uint64_t declaredRegisterUnits(const Module& module, const FunctionInfo& fu
 
 void checkRegisterSpill(const RuleContext& context) {
   const Module& module = context.module;
+  std::vector<std::uint64_t> declared = declaredRegisterUnits(module);
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const FunctionInfo& function = module.functions[f];
     if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
-    // The budget can only be below 255 through .maxnreg or launch bounds; without them only a
-    // function with more than 255 registers' worth of declarations can spill.
-    if (declaredRegisterUnits(module, function) <= 24) continue;
+    // The budget can only be below 255 through .maxnreg or launch bounds (and never below
+    // 24); without them only a function with more than 255 registers' worth of declarations
+    // can spill.
+    if (declared[f] <= 24) continue;
     bool bounded = false;
     for (const HeaderDirective& directive : function.directives) {
       bounded = bounded || directive.name == ".maxnreg" || directive.name == ".maxntid" || directive.name == ".minnctapersm";
     }
-    if (!bounded && declaredRegisterUnits(module, function) <= 255) continue;
+    if (!bounded && declared[f] <= 255) continue;
     registers::RegisterEstimate estimate = registers::estimateFunction(context.text, module, context.flows, f);
     std::uint32_t margin = std::max<std::uint32_t>(4, estimate.budget / 8);
     if (estimate.spilledUnits < margin) continue;

@@ -23,25 +23,8 @@ std::string_view slice(std::string_view text, ByteRange range) {
   return text.substr(range.begin, range.end - range.begin);
 }
 
-// A register named inside a larger spelling (an address `[%rd4+8]`, a guard `@!%p1`): the
-// Register operand covering just the name, for FunctionFlow::registerOf.
-std::optional<InstructionOperand> registerInside(std::string_view text, ByteRange range, SymbolId symbol) {
-  std::string_view spelled = slice(text, range);
-  std::size_t start = spelled.find('%');
-  if (start == std::string_view::npos) start = spelled.find_first_not_of("[@! \t");
-  if (start == std::string_view::npos) return std::nullopt;
-  std::size_t end = spelled.find_first_of("+-] \t", start);
-  if (end == std::string_view::npos) end = spelled.size();
-  InstructionOperand operand;
-  operand.shape = OperandShape::Register;
-  operand.symbol = symbol;
-  operand.range = {range.begin + static_cast<std::uint32_t>(start), range.begin + static_cast<std::uint32_t>(end)};
-  return operand;
-}
-
 // Instructions whose destination is also an input: the accumulator of wgmma (scale-d reads
-// it), the destination of a predicated-merge such as `mov` under a guard is handled by
-// guardedDefs instead.
+// it). A guarded write, which keeps the old value too, is LoweredInstruction::guardedDefs.
 bool destinationIsAlsoRead(std::string_view opcode) { return opcode == "wgmma"; }
 
 class Lowerer {
@@ -75,12 +58,8 @@ class Lowerer {
       LoweredValue value;
       value.reg = key;
       const Symbol& symbol = module_.symbols[key.symbol];
-      if (symbol.type == ".pred") {
-        value.predicate = true;
-      } else {
-        std::uint32_t bytes = flow::typeSizeInBytes(symbol.type).value_or(4);
-        value.units = bytes >= 16 ? 4 : bytes == 8 ? 2 : 1;
-      }
+      value.predicate = symbol.type == ".pred";
+      value.units = registerUnits(symbol);
       out_.values.push_back(value);
     }
     return it->second;
@@ -103,9 +82,7 @@ class Lowerer {
         }
         break;
       case OperandShape::Address:
-        if (operand.symbol != kNoSymbol && module_.symbols[operand.symbol].isRegister()) {
-          if (auto base = registerInside(text_, operand.range, operand.symbol)) addRegister(*base, into);
-        }
+        if (auto base = flow_.baseRegisterOf(operand)) addRegister(*base, into);
         break;
       default:
         break;
@@ -131,8 +108,8 @@ class Lowerer {
       if ((isDestination || destinationVector) && !readsDestination) continue;
       addReads(operand, out.uses);
     }
-    if (site.isGuarded() && site.guardSymbol != kNoSymbol) {
-      if (auto guard = registerInside(text_, site.guard, site.guardSymbol)) addRegister(*guard, out.uses);
+    if (auto guard = flow_.guardRegisterOf(site)) {
+      addRegister(*guard, out.uses);
       out.guardedDefs = !out.defs.empty();
     }
   }
@@ -313,8 +290,10 @@ std::pair<std::uint32_t, std::uint32_t> allocate(const LoweredFunction& lowered,
   return {top, spilled};
 }
 
-std::optional<std::uint64_t> directiveNumber(const FunctionInfo& function, std::string_view name,
-                                             std::size_t position = 0) {
+}  // namespace
+
+std::optional<std::uint64_t> functionDirective(const FunctionInfo& function, std::string_view name,
+                                               std::size_t position) {
   for (const HeaderDirective& directive : function.directives) {
     if (directive.name != name) continue;
     if (position >= directive.values.size()) return std::nullopt;
@@ -323,7 +302,19 @@ std::optional<std::uint64_t> directiveNumber(const FunctionInfo& function, std::
   return std::nullopt;
 }
 
-}  // namespace
+std::optional<std::uint64_t> declaredThreadsPerBlock(const FunctionInfo& function) {
+  for (std::string_view name : {".reqntid", ".maxntid"}) {
+    if (auto x = functionDirective(function, name, 0)) {
+      return *x * functionDirective(function, name, 1).value_or(1) * functionDirective(function, name, 2).value_or(1);
+    }
+  }
+  return std::nullopt;
+}
+
+std::uint8_t registerUnits(const Symbol& symbol) {
+  std::uint32_t bytes = flow::typeSizeInBytes(symbol.type).value_or(4);
+  return bytes >= 16 ? 4 : bytes == 8 ? 2 : 1;
+}
 
 LoweredFunction lowerFunction(std::string_view text, const Module& module, flow::FunctionFlow& flow) {
   return Lowerer(text, module, flow).run();
@@ -349,149 +340,143 @@ std::vector<RegisterEstimate> estimateRegisters(std::string_view text, const Mod
 }
 
 RegisterEstimate estimateFunction(std::string_view text, const Module& module, flow::FlowCache& flows, std::size_t f) {
-  {
-    const FunctionInfo& function = module.functions[f];
-    flow::FunctionFlow& flow = flows.flowOfFunction(f);
-    LoweredFunction lowered = lowerFunction(text, module, flow);
-    std::size_t valueCount = lowered.values.size();
-    const std::vector<flow::BasicBlock>& blocks = flow.blocks();
-    std::uint32_t first = function.firstInstruction;
+  const FunctionInfo& function = module.functions[f];
+  flow::FunctionFlow& flow = flows.flowOfFunction(f);
+  LoweredFunction lowered = lowerFunction(text, module, flow);
+  std::size_t valueCount = lowered.values.size();
+  const std::vector<flow::BasicBlock>& blocks = flow.blocks();
+  std::uint32_t first = function.firstInstruction;
 
-    // Liveness: live-in of each block to a fixpoint, walking blocks backward.
-    std::vector<ValueSet> liveIn(blocks.size(), ValueSet(valueCount));
-    std::vector<ValueSet> liveOut(blocks.size(), ValueSet(valueCount));
-    auto transfer = [&](std::uint32_t b, ValueSet live, auto&& at) {
-      for (std::uint32_t i = blocks[b].end; i-- > blocks[b].first;) {
-        const LoweredInstruction& instruction = lowered.instructions[i - first];
-        at(i, live);
-        if (!instruction.guardedDefs) {
-          for (std::uint32_t d : instruction.defs) live.erase(d);
-        }
-        for (std::uint32_t u : instruction.uses) {
-          if (!lowered.values[u].rematerializable) live.insert(u);
-        }
+  // Liveness: live-in of each block to a fixpoint, walking blocks backward.
+  std::vector<ValueSet> liveIn(blocks.size(), ValueSet(valueCount));
+  std::vector<ValueSet> liveOut(blocks.size(), ValueSet(valueCount));
+  auto transfer = [&](std::uint32_t b, ValueSet live, auto&& at) {
+    for (std::uint32_t i = blocks[b].end; i-- > blocks[b].first;) {
+      const LoweredInstruction& instruction = lowered.instructions[i - first];
+      at(i, live);
+      if (!instruction.guardedDefs) {
+        for (std::uint32_t d : instruction.defs) live.erase(d);
       }
-      return live;
-    };
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (std::uint32_t b = static_cast<std::uint32_t>(blocks.size()); b-- > 0;) {
-        ValueSet out(valueCount);
-        for (std::uint32_t s : blocks[b].successors) out.unite(liveIn[s]);
-        liveOut[b] = out;
-        ValueSet in = transfer(b, out, [](std::uint32_t, const ValueSet&) {});
-        if (!(in == liveIn[b])) {
-          liveIn[b] = in;
-          changed = true;
-        }
+      for (std::uint32_t u : instruction.uses) {
+        if (!lowered.values[u].rematerializable) live.insert(u);
       }
     }
-
-    RegisterEstimate estimate;
-    estimate.function = f;
-    estimate.liveUnits.assign(function.instructionCount, 0);
-    estimate.inLoop.assign(function.instructionCount, false);
-    std::vector<bool> loopBlocks = blocksInLoops(blocks);
-    // Two allocation points per instruction: before it (2i) and after it (2i + 1).
-    // (Points are recorded in walk order; the allocation only needs each value's first.)
-    std::vector<std::vector<std::uint32_t>> pointsOf(valueCount);
-    std::vector<std::uint32_t> firstPoint(valueCount, UINT32_MAX);
-    auto touch = [&](std::uint32_t v, std::uint32_t point) {
-      pointsOf[v].push_back(point);
-      firstPoint[v] = std::min(firstPoint[v], point);
-    };
-    for (std::uint32_t v : lowered.liveAtEntry) touch(v, 0);
-    for (std::uint32_t b = 0; b < blocks.size(); ++b) {
-      transfer(b, liveOut[b], [&](std::uint32_t i, const ValueSet& liveAfter) {
-        const LoweredInstruction& instruction = lowered.instructions[i - first];
-        std::uint32_t point = i - first;
-        // Two points around the instruction: before it (its operands, a rematerialized value
-        // included, and what lives past it) and after it (what lives on, and its results). A
-        // result may take the register of an operand that dies here, so the pressure at the
-        // instruction is the larger of the two, not their union.
-        ValueSet before = liveAfter;
-        if (!instruction.guardedDefs) {
-          for (std::uint32_t d : instruction.defs) before.erase(d);
-        }
-        for (std::uint32_t u : instruction.uses) before.insert(u);
-        ValueSet after = liveAfter;
-        for (std::uint32_t d : instruction.defs) {
-          if (!lowered.values[d].rematerializable) after.insert(d);
-        }
-        auto count = [&](const ValueSet& set, std::uint32_t& predicates, std::uint32_t allocationPoint) {
-          std::uint32_t units = 0;
-          set.forEach([&](std::uint32_t v) {
-            touch(v, allocationPoint);
-            if (lowered.values[v].predicate) {
-              ++predicates;
-            } else {
-              units += lowered.values[v].units;
-            }
-          });
-          return units;
-        };
-        std::uint32_t predicatesBefore = 0;
-        std::uint32_t predicatesAfter = 0;
-        std::uint32_t unitsBefore = count(before, predicatesBefore, 2 * point);
-        std::uint32_t unitsAfter = count(after, predicatesAfter, 2 * point + 1);
-        std::uint32_t units = std::max(unitsBefore, unitsAfter);
-        std::uint32_t predicates = std::max(predicatesBefore, predicatesAfter);
-        const ValueSet& occupied = unitsBefore >= unitsAfter ? before : after;
-        estimate.liveUnits[point] = static_cast<std::uint16_t>(std::min<std::uint32_t>(units, 0xFFFF));
-        estimate.inLoop[point] = loopBlocks[b];
-        estimate.maxLivePredicates = std::max(estimate.maxLivePredicates, predicates);
-        if (units > estimate.maxLiveUnits || (units == estimate.maxLiveUnits && estimate.liveAtPeak.empty())) {
-          estimate.maxLiveUnits = units;
-          estimate.peakInstruction = i;
-          estimate.liveAtPeak.clear();
-          occupied.forEach([&](std::uint32_t v) {
-            if (!lowered.values[v].predicate) estimate.liveAtPeak.push_back(lowered.values[v].reg);
-          });
-        }
-      });
-    }
-    std::stable_sort(estimate.liveAtPeak.begin(), estimate.liveAtPeak.end(), [&](RegisterKey a, RegisterKey b) {
-      auto units = [&](RegisterKey key) {
-        std::uint32_t bytes = flow::typeSizeInBytes(module.symbols[key.symbol].type).value_or(4);
-        return bytes;
-      };
-      return units(a) > units(b);
-    });
-
-    // The budget: .maxnreg, else the launch-bounds ceiling, else the architectural 255.
-    estimate.budget = 255;
-    estimate.budgetReason = "255 per thread";
-    if (auto maxnreg = directiveNumber(function, ".maxnreg")) {
-      estimate.budget = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(*maxnreg, 24, 255));
-      estimate.budgetReason = ".maxnreg " + std::to_string(*maxnreg);
-    } else if (auto threads = directiveNumber(function, ".maxntid")) {
-      std::uint64_t y = directiveNumber(function, ".maxntid", 1).value_or(1);
-      std::uint64_t z = directiveNumber(function, ".maxntid", 2).value_or(1);
-      std::uint64_t blocksPerSm = directiveNumber(function, ".minnctapersm").value_or(1);
-      std::uint64_t total = std::min<std::uint64_t>(*threads * y * z, 1024);
-      estimate.budget = launchBoundsRegisterCeiling(static_cast<std::uint32_t>(total),
-                                                    static_cast<std::uint32_t>(std::min<std::uint64_t>(blocksPerSm, 32)));
-      estimate.budgetReason = ".maxntid " + std::to_string(total) + " / .minnctapersm " + std::to_string(blocksPerSm);
-    }
-
-    auto [top, spilled] = allocate(lowered, pointsOf, firstPoint, 2 * std::size_t{function.instructionCount},
-                                   estimate.budget);
-    estimate.registers = top;
-    // `setmaxnreg.inc/.dec N` (sm_90a warp specialization) resizes the warpgroup's registers
-    // at run time: the function is allocated, and ptxas reports, the largest N it asks for.
-    for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
-      const InstructionSite& site = module.instructions[i];
-      if (slice(text, site.opcode) != "setmaxnreg" || site.operandCount == 0) continue;
-      std::string_view count = slice(text, module.operands[site.firstOperand].range);
-      std::uint32_t requested = 0;
-      auto [end, error] = std::from_chars(count.data(), count.data() + count.size(), requested);
-      if (error == std::errc() && end == count.data() + count.size() && requested <= 256) {
-        estimate.registers = std::max(estimate.registers, requested);
+    return live;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::uint32_t b = static_cast<std::uint32_t>(blocks.size()); b-- > 0;) {
+      ValueSet out(valueCount);
+      for (std::uint32_t s : blocks[b].successors) out.unite(liveIn[s]);
+      liveOut[b] = out;
+      ValueSet in = transfer(b, out, [](std::uint32_t, const ValueSet&) {});
+      if (!(in == liveIn[b])) {
+        liveIn[b] = in;
+        changed = true;
       }
     }
-    estimate.spilledUnits = spilled;
-    return estimate;
   }
+
+  RegisterEstimate estimate;
+  estimate.function = f;
+  estimate.liveUnits.assign(function.instructionCount, 0);
+  estimate.inLoop.assign(function.instructionCount, false);
+  std::vector<bool> loopBlocks = blocksInLoops(blocks);
+  // Two allocation points per instruction: before it (2i) and after it (2i + 1).
+  // (Points are recorded in walk order; the allocation only needs each value's first.)
+  std::vector<std::vector<std::uint32_t>> pointsOf(valueCount);
+  std::vector<std::uint32_t> firstPoint(valueCount, UINT32_MAX);
+  auto touch = [&](std::uint32_t v, std::uint32_t point) {
+    pointsOf[v].push_back(point);
+    firstPoint[v] = std::min(firstPoint[v], point);
+  };
+  for (std::uint32_t v : lowered.liveAtEntry) touch(v, 0);
+  for (std::uint32_t b = 0; b < blocks.size(); ++b) {
+    transfer(b, liveOut[b], [&](std::uint32_t i, const ValueSet& liveAfter) {
+      const LoweredInstruction& instruction = lowered.instructions[i - first];
+      std::uint32_t point = i - first;
+      // Two points around the instruction: before it (its operands, a rematerialized value
+      // included, and what lives past it) and after it (what lives on, and its results). A
+      // result may take the register of an operand that dies here, so the pressure at the
+      // instruction is the larger of the two, not their union.
+      ValueSet before = liveAfter;
+      if (!instruction.guardedDefs) {
+        for (std::uint32_t d : instruction.defs) before.erase(d);
+      }
+      for (std::uint32_t u : instruction.uses) before.insert(u);
+      ValueSet after = liveAfter;
+      for (std::uint32_t d : instruction.defs) {
+        if (!lowered.values[d].rematerializable) after.insert(d);
+      }
+      auto count = [&](const ValueSet& set, std::uint32_t& predicates, std::uint32_t allocationPoint) {
+        std::uint32_t units = 0;
+        set.forEach([&](std::uint32_t v) {
+          touch(v, allocationPoint);
+          if (lowered.values[v].predicate) {
+            ++predicates;
+          } else {
+            units += lowered.values[v].units;
+          }
+        });
+        return units;
+      };
+      std::uint32_t predicatesBefore = 0;
+      std::uint32_t predicatesAfter = 0;
+      std::uint32_t unitsBefore = count(before, predicatesBefore, 2 * point);
+      std::uint32_t unitsAfter = count(after, predicatesAfter, 2 * point + 1);
+      std::uint32_t units = std::max(unitsBefore, unitsAfter);
+      std::uint32_t predicates = std::max(predicatesBefore, predicatesAfter);
+      const ValueSet& occupied = unitsBefore >= unitsAfter ? before : after;
+      estimate.liveUnits[point] = static_cast<std::uint16_t>(std::min<std::uint32_t>(units, 0xFFFF));
+      estimate.inLoop[point] = loopBlocks[b];
+      estimate.maxLivePredicates = std::max(estimate.maxLivePredicates, predicates);
+      if (units > estimate.maxLiveUnits || (units == estimate.maxLiveUnits && estimate.liveAtPeak.empty())) {
+        estimate.maxLiveUnits = units;
+        estimate.peakInstruction = i;
+        estimate.liveAtPeak.clear();
+        occupied.forEach([&](std::uint32_t v) {
+          if (!lowered.values[v].predicate) estimate.liveAtPeak.push_back(lowered.values[v].reg);
+        });
+      }
+    });
+  }
+  std::stable_sort(estimate.liveAtPeak.begin(), estimate.liveAtPeak.end(), [&](RegisterKey a, RegisterKey b) {
+    return registerUnits(module.symbols[a.symbol]) > registerUnits(module.symbols[b.symbol]);
+  });
+
+  // The budget: .maxnreg, else the launch-bounds ceiling, else the architectural 255.
+  estimate.budget = 255;
+  estimate.budgetReason = "255 per thread";
+  if (auto maxnreg = functionDirective(function, ".maxnreg")) {
+    estimate.budget = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(*maxnreg, 24, 255));
+    estimate.budgetReason = ".maxnreg " + std::to_string(*maxnreg);
+  } else if (auto threads = functionDirective(function, ".maxntid")) {
+    std::uint64_t y = functionDirective(function, ".maxntid", 1).value_or(1);
+    std::uint64_t z = functionDirective(function, ".maxntid", 2).value_or(1);
+    std::uint64_t blocksPerSm = functionDirective(function, ".minnctapersm").value_or(1);
+    std::uint64_t total = std::min<std::uint64_t>(*threads * y * z, 1024);
+    estimate.budget = launchBoundsRegisterCeiling(static_cast<std::uint32_t>(total),
+                                                  static_cast<std::uint32_t>(std::min<std::uint64_t>(blocksPerSm, 32)));
+    estimate.budgetReason = ".maxntid " + std::to_string(total) + " / .minnctapersm " + std::to_string(blocksPerSm);
+  }
+
+  auto [top, spilled] = allocate(lowered, pointsOf, firstPoint, 2 * std::size_t{function.instructionCount},
+                                 estimate.budget);
+  estimate.registers = top;
+  // `setmaxnreg.inc/.dec N` (sm_90a warp specialization) resizes the warpgroup's registers
+  // at run time: the function is allocated, and ptxas reports, the largest N it asks for.
+  for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
+    const InstructionSite& site = module.instructions[i];
+    if (slice(text, site.opcode) != "setmaxnreg" || site.operandCount == 0) continue;
+    std::string_view count = slice(text, module.operands[site.firstOperand].range);
+    std::uint32_t requested = 0;
+    auto [end, error] = std::from_chars(count.data(), count.data() + count.size(), requested);
+    if (error == std::errc() && end == count.data() + count.size() && requested <= 256) {
+      estimate.registers = std::max(estimate.registers, requested);
+    }
+  }
+  estimate.spilledUnits = spilled;
+  return estimate;
 }
 
 }  // namespace ptx::registers

@@ -56,6 +56,16 @@ struct LoweredFunction {
 
 LoweredFunction lowerFunction(std::string_view text, const Module& module, flow::FunctionFlow& flow);
 
+// A performance-tuning directive's value (`.maxnreg 64`: position 0 is 64), if present.
+std::optional<std::uint64_t> functionDirective(const FunctionInfo& function, std::string_view name,
+                                               std::size_t position = 0);
+
+// Threads per block that `.reqntid` (else `.maxntid`) declares, all dimensions multiplied.
+std::optional<std::uint64_t> declaredThreadsPerBlock(const FunctionInfo& function);
+
+// The 32-bit registers one value of a register's type takes: 1, 2 (64-bit) or 4 (128-bit).
+std::uint8_t registerUnits(const Symbol& symbol);
+
 // The registers one kernel or function is estimated to use.
 struct RegisterEstimate {
   std::size_t function = 0;            // Index into Module::functions.

@@ -15,21 +15,6 @@ std::string_view slice(std::string_view text, ByteRange range) {
   return text.substr(range.begin, range.end - range.begin);
 }
 
-std::optional<std::uint64_t> directive(const FunctionInfo& function, std::string_view name, std::size_t position) {
-  for (const HeaderDirective& header : function.directives) {
-    if (header.name == name && position < header.values.size()) return header.values[position];
-  }
-  return std::nullopt;
-}
-
-// The module's target: the first `sm_XY` of `.target` ("sm_90a, texmode_independent").
-std::string moduleTarget(const Module& module) {
-  for (const auto& [target, range] : module.header.targets) {
-    if (target.starts_with("sm_") || target.starts_with("compute_")) return target;
-  }
-  return {};
-}
-
 std::uint64_t symbolBytes(const Symbol& symbol) {
   std::uint64_t size = flow::typeSizeInBytes(symbol.type).value_or(1);
   if (symbol.vectorWidth > 0) size *= symbol.vectorWidth;
@@ -84,13 +69,27 @@ std::string confidenceFor(std::string_view text, const Module& module, const Fun
 
 }  // namespace
 
+std::string reportTarget(const Module& module, const std::optional<std::string>& targetOverride) {
+  if (targetOverride) return *targetOverride;
+  for (const auto& [target, range] : module.header.targets) {
+    if (target.starts_with("sm_") || target.starts_with("compute_")) return target;
+  }
+  return {};
+}
+
 std::vector<FunctionRegisterReport> reportRegisters(std::string_view text, const Module& module,
                                                    flow::FlowCache& flows,
                                                    const std::optional<std::string>& targetOverride) {
+  return reportRegisters(text, module, estimateRegisters(text, module, flows), targetOverride);
+}
+
+std::vector<FunctionRegisterReport> reportRegisters(std::string_view text, const Module& module,
+                                                   std::vector<RegisterEstimate> estimates,
+                                                   const std::optional<std::string>& targetOverride) {
   std::vector<FunctionRegisterReport> reports;
-  std::string target = targetOverride.value_or(moduleTarget(module));
+  std::string target = reportTarget(module, targetOverride);
   std::optional<SmLimits> limits = limitsForTarget(target);
-  for (RegisterEstimate& estimate : estimateRegisters(text, module, flows)) {
+  for (RegisterEstimate& estimate : estimates) {
     const FunctionInfo& function = module.functions[estimate.function];
     const Symbol& symbol = module.symbols[function.symbol];
     FunctionRegisterReport report;
@@ -98,13 +97,9 @@ std::vector<FunctionRegisterReport> reportRegisters(std::string_view text, const
     report.isEntry = symbol.isEntry;
     report.nameRange = symbol.nameRange;
     report.target = target;
-    for (std::string_view name : {".reqntid", ".maxntid"}) {
-      if (auto x = directive(function, name, 0)) {
-        std::uint64_t threads = *x * directive(function, name, 1).value_or(1) * directive(function, name, 2).value_or(1);
-        report.threadsPerBlock = static_cast<std::uint32_t>(std::min<std::uint64_t>(threads, 1 << 20));
-        report.threadsAssumed = false;
-        break;
-      }
+    if (auto threads = declaredThreadsPerBlock(function)) {
+      report.threadsPerBlock = static_cast<std::uint32_t>(std::min<std::uint64_t>(*threads, 1 << 20));
+      report.threadsAssumed = false;
     }
     report.sharedBytes = staticSharedBytes(module, function);
     if (report.isEntry && limits) {

@@ -32,9 +32,18 @@ struct FunctionRegisterReport {
   std::string confidence;                // One sentence: how far to trust the figure, and why.
 };
 
+// The target occupancy is computed for: the override, else the module's first `sm_XY` or
+// `compute_XY` of `.target` ("sm_90a, texmode_independent" → "sm_90a"); empty when none.
+std::string reportTarget(const Module& module, const std::optional<std::string>& targetOverride = std::nullopt);
+
 // `targetOverride`: the target to report for instead of the module's `.target`.
 std::vector<FunctionRegisterReport> reportRegisters(std::string_view text, const Module& module,
                                                    flow::FlowCache& flows,
+                                                   const std::optional<std::string>& targetOverride = std::nullopt);
+
+// The same from estimates already at hand (estimateRegisters of this text and module).
+std::vector<FunctionRegisterReport> reportRegisters(std::string_view text, const Module& module,
+                                                   std::vector<RegisterEstimate> estimates,
                                                    const std::optional<std::string>& targetOverride = std::nullopt);
 
 // "≈ 72 registers · 50% occupancy on sm_90" (the code lens title; ASCII "~" when `ascii`).
