@@ -1,11 +1,17 @@
 // RegisterPressure: lowering, liveness and linear-scan allocation (see RegisterPressure.h).
 #include "registers/RegisterPressure.h"
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cctype>
 #include <charconv>
 #include <unordered_map>
+
+#include "isa/IsaReference.h"
+#include "registers/Schedule.h"
 
 namespace ptx::registers {
 namespace {
@@ -27,6 +33,8 @@ std::string_view slice(std::string_view text, ByteRange range) {
 // it). A guarded write, which keeps the old value too, is LoweredInstruction::guardedDefs.
 bool destinationIsAlsoRead(std::string_view opcode) { return opcode == "wgmma"; }
 
+std::vector<bool> blocksInLoops(const std::vector<flow::BasicBlock>& blocks);
+
 class Lowerer {
  public:
   Lowerer(std::string_view text, const Module& module, flow::FunctionFlow& flow)
@@ -35,23 +43,93 @@ class Lowerer {
   LoweredFunction run() {
     const FunctionInfo& function = module_.functions[flow_.functionIndex()];
     kernel_ = module_.symbols[function.symbol].isEntry;
+    sm_ = compiledArchitecture(text_, module_);
     for (SymbolId parameter : function.parameters) {
       if (parameter < module_.symbols.size() && module_.symbols[parameter].isRegister()) {
         out_.liveAtEntry.push_back(valueOf({parameter, 0}));
       }
     }
     std::uint32_t first = function.firstInstruction;
+    instructionInLoop_.assign(function.instructionCount, false);
+    std::vector<bool> loopBlocks = blocksInLoops(flow_.blocks());
+    for (std::uint32_t b = 0; b < flow_.blocks().size(); ++b) {
+      for (std::uint32_t i = flow_.blocks()[b].first; i < flow_.blocks()[b].end; ++i) {
+        instructionInLoop_[i - first] = loopBlocks[b];
+      }
+    }
     out_.instructions.resize(function.instructionCount);
-    for (std::uint32_t i = 0; i < function.instructionCount; ++i) lowerInstruction(first + i, out_.instructions[i]);
+    for (std::uint32_t i = 0; i < function.instructionCount; ++i) {
+      currentInLoop_ = instructionInLoop_[i];
+      lowerInstruction(first + i, out_.instructions[i]);
+    }
     for (std::uint32_t v : out_.liveAtEntry) cheapDefinitions_[v] = false;
     for (std::uint32_t v = 0; v < out_.values.size(); ++v) {
+      if (out_.values[v].scratch) continue;
       auto it = cheapDefinitions_.find(v);
       out_.values[v].rematerializable = it != cheapDefinitions_.end() && it->second && !out_.values[v].predicate;
     }
+    if (!std::getenv("PTXLS_NO_NARROW")) narrowSharedPointers();
+    if (!std::getenv("PTXLS_NO_FOLD")) foldAddressOffsets();
+    if (!std::getenv("PTXLS_NO_UNIFORM")) markUniformValues();
     return std::move(out_);
   }
 
- private:
+  // `add.s64 %rd2, %rd1, 16` whose result is only ever an address base: ptxas folds the
+  // constant into the addressing mode ([R2.64+0x10]), so the result needs no register of its
+  // own; its readers read the base instead.
+  void foldAddressOffsets() {
+    std::vector<std::uint32_t> baseOf(out_.values.size(), kNoValue);
+    for (const auto& [value, fact] : facts_) {
+      if (fact.definitions == 1 && fact.offsetOf != kNoValue && fact.reads == fact.addressReads && fact.reads > 0 &&
+          facts_[fact.offsetOf].definitions <= 1) {
+        baseOf[value] = fact.offsetOf;
+      }
+    }
+    auto resolve = [&](std::uint32_t v) {
+      for (int hops = 0; hops < 64 && baseOf[v] != kNoValue; ++hops) v = baseOf[v];
+      return v;
+    };
+    for (std::uint32_t i = 0; i < out_.instructions.size(); ++i) {
+      LoweredInstruction& instruction = out_.instructions[i];
+      if (instruction.defs.size() == 1 && baseOf[instruction.defs[0]] != kNoValue) {
+        instruction.defs.clear();
+        instruction.uses.clear();
+        instruction.materializes.clear();
+        continue;
+      }
+      for (std::uint32_t& u : instruction.uses) u = resolve(u);
+    }
+  }
+
+  // Warp-uniform values — computed only from kernel parameters, immediates, addresses and the
+  // block's coordinates by integer instructions — live in the uniform register file (UR0..UR62)
+  // on sm_75 and later, which ptxas does not count. On sm_80 and later a uniform 64-bit address
+  // of a global or generic access is copied into a register pair where it is used (sm_75 reads
+  // [UR4+imm] directly), so such a value is rematerialized at its uses instead.
+  void markUniformValues() {
+    std::vector<bool> uniform(out_.values.size(), false);
+    for (const auto& [value, fact] : facts_) {
+      uniform[value] = fact.definitions == 1 && fact.uniformCandidate && !fact.definedInLoop;
+    }
+    for (std::uint32_t v : out_.liveAtEntry) uniform[v] = false;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const auto& [value, fact] : facts_) {
+        if (!uniform[value]) continue;
+        for (std::uint32_t source : fact.sources) {
+          if (!uniform[source] && !out_.values[source].rematerializable) {
+            uniform[value] = false;
+            changed = true;
+            break;
+          }
+        }
+      }
+    }
+    for (std::uint32_t v = 0; v < out_.values.size(); ++v) {
+      if (uniform[v] && !out_.values[v].predicate) out_.values[v].uniform = true;
+    }
+  }
+
   std::uint32_t valueOf(RegisterKey key) {
     auto [it, inserted] = ids_.try_emplace(key, static_cast<std::uint32_t>(out_.values.size()));
     if (inserted) {
@@ -69,24 +147,48 @@ class Lowerer {
     if (auto key = flow_.registerOf(operand)) into.push_back(valueOf(*key));
   }
 
-  // Every register an operand reads: itself, a vector's elements, an address's base.
-  void addReads(const InstructionOperand& operand, std::vector<std::uint32_t>& into) {
+  void addUse(const InstructionOperand& operand, LoweredInstruction& out, bool needsRegister) {
+    if (auto key = flow_.registerOf(operand)) {
+      out.uses.push_back(valueOf(*key));
+      out.materializes.push_back(needsRegister);
+    }
+  }
+
+  // Every register an operand reads: itself, a vector's elements, an address's base. Whether
+  // a cheap value (an immediate, a parameter, a uniform value) read here needs a general
+  // register: an ALU instruction reads it as an immediate, a constant-bank or a uniform
+  // operand; store data, vector elements and the operands of memory, texture, matrix and call
+  // instructions must be in general registers; a global, local or generic address base must
+  // be in a register pair from sm_80 on (sm_75 addresses [UR+imm] directly).
+  void addReads(const InstructionOperand& operand, const InstructionSite& site, bool aluInstruction,
+                LoweredInstruction& out) {
     switch (operand.shape) {
       case OperandShape::Register:
-        addRegister(operand, into);
+        addUse(operand, out, !aluInstruction);
         break;
       case OperandShape::Vector:
       case OperandShape::PredicatePair:
         for (std::uint32_t e = 0; e < operand.elementCount; ++e) {
-          addReads(module_.operands[operand.firstElement + e], into);
+          const InstructionOperand& element = module_.operands[operand.firstElement + e];
+          if (element.shape == OperandShape::Register) addUse(element, out, true);
         }
         break;
       case OperandShape::Address:
-        if (auto base = flow_.baseRegisterOf(operand)) addRegister(*base, into);
+        if (auto base = flow_.baseRegisterOf(operand)) addUse(*base, out, sm_ >= 80 && isGlobalOrGenericAccess(site));
         break;
       default:
         break;
     }
+  }
+
+  static bool isAluOpcode(std::string_view opcode) {
+    static constexpr std::string_view kOpcodes[] = {
+        "mov",   "add",  "sub",  "mul",   "mad",   "fma",  "and",      "or",    "xor",  "not",  "shl",
+        "shr",   "setp", "set",  "selp",  "slct",  "min",  "max",      "abs",   "neg",  "cvt",  "cvta",
+        "shf",   "prmt", "bfe",  "bfi",   "lop3",  "popc", "clz",      "brev",  "mul24", "mad24", "sad",
+        "copysign", "testp", "cnot", "bfind", "dp4a", "dp2a", "addc", "subc", "madc", "div",  "rem",
+        "rcp",   "sqrt", "rsqrt", "sin",  "cos",   "ex2",  "lg2",      "tanh",  "fns"};
+    return std::find(std::begin(kOpcodes), std::end(kOpcodes), opcode) != std::end(kOpcodes);
   }
 
   void lowerInstruction(std::uint32_t index, LoweredInstruction& out) {
@@ -94,24 +196,229 @@ class Lowerer {
     if (site.inDamagedCode) return;
     std::vector<std::uint32_t> written = flow_.definedOperands(index);
     for (std::uint32_t operand : written) addRegister(module_.operands[operand], out.defs);
+    recordFacts(site, written, out);
     bool cheap = !site.isGuarded() && isCheapDefinition(site);
     for (std::uint32_t d : out.defs) {
       auto [it, inserted] = cheapDefinitions_.try_emplace(d, cheap);
       if (!inserted) it->second = it->second && cheap;
     }
-    bool readsDestination = destinationIsAlsoRead(slice(text_, site.opcode));
+    std::string_view opcode = slice(text_, site.opcode);
+    bool readsDestination = destinationIsAlsoRead(opcode);
+    bool aluInstruction = !site.isCall && isAluOpcode(opcode);
     for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
       const InstructionOperand& operand = module_.operands[o];
       bool isDestination = std::find(written.begin(), written.end(), o) != written.end();
       bool destinationVector = !written.empty() && o == site.firstOperand && !site.isCall &&
                                (operand.shape == OperandShape::Vector || operand.shape == OperandShape::PredicatePair);
       if ((isDestination || destinationVector) && !readsDestination) continue;
-      addReads(operand, out.uses);
+      addReads(operand, site, aluInstruction, out);
     }
     if (auto guard = flow_.guardRegisterOf(site)) {
-      addRegister(*guard, out.uses);
+      addUse(*guard, out, true);
       out.guardedDefs = !out.defs.empty();
     }
+    // Instructions ptxas expands into a sequence or a slow-path subroutine need temporaries
+    // beside their operands, held at the instruction only.
+    for (std::uint32_t units = std::getenv("PTXLS_NO_SCRATCH") ? 0 : expansionScratchUnits(site, opcode); units > 0;) {
+      std::uint8_t width = units >= 2 ? 2 : 1;
+      LoweredValue value;
+      value.units = width;
+      value.rematerializable = true;
+      value.scratch = true;
+      out.uses.push_back(static_cast<std::uint32_t>(out_.values.size()));
+      out.materializes.push_back(true);
+      out_.values.push_back(value);
+      units -= width;
+    }
+  }
+
+  // Temporaries of the expanded instructions, measured with ptxas 13 on one-instruction
+  // kernels against the same kernel with an add (scripts/expansion-registers.py): the same on
+  // sm_75 and sm_90, and additive to what else is live.
+  std::uint32_t expansionScratchUnits(const InstructionSite& site, std::string_view opcode) const {
+    if (opcode != "div" && opcode != "rem" && opcode != "rcp" && opcode != "sqrt" && opcode != "rsqrt") return 0;
+    bool approximate = false;
+    std::string_view type;
+    for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
+      std::string_view modifier = slice(text_, module_.modifiers[m]);
+      if (modifier == ".approx" || modifier == ".full") approximate = true;
+      if (modifier.size() >= 3 && (modifier[1] == 's' || modifier[1] == 'u' || modifier[1] == 'f') &&
+          std::isdigit(static_cast<unsigned char>(modifier[2]))) {
+        type = modifier;
+      }
+    }
+    bool wide = type.ends_with("64");
+    bool isSigned = type.starts_with(".s");
+    bool isFloat = type.starts_with(".f");
+    if (opcode == "div") {
+      if (!isFloat) return wide ? (isSigned ? 13 : 11) : (isSigned ? 8 : 5);
+      if (approximate) return 0;
+      return wide ? 16 : 8;
+    }
+    if (opcode == "rem") return wide ? (isSigned ? 13 : 11) : (isSigned ? 7 : 5);
+    if (opcode == "rcp") return approximate ? (wide ? 0 : 1) : (wide ? 7 : 8);
+    if (opcode == "sqrt") return approximate ? 0 : (wide ? 13 : 5);
+    return wide ? 7 : 0;  // rsqrt.approx.f64 is refined in software; .f32 is one MUFU.
+  }
+
+  // What the folding and uniformity passes need: per value, its definitions, their sources,
+  // and how it is read.
+  void recordFacts(const InstructionSite& site, const std::vector<std::uint32_t>& written, const LoweredInstruction& out) {
+    std::string_view opcode = slice(text_, site.opcode);
+    bool uniformOpcode = isUniformCapable(site, opcode);
+    std::vector<std::uint32_t> sources;
+    std::uint32_t offsetBase = kNoValue;
+    bool otherOperand = false;
+    // Pointer arithmetic: a 64-bit add, sub, mov or cvta whose result may be a shared address.
+    bool pointerArithmetic = out.defs.size() == 1 && out_.values[out.defs[0]].units == 2 && !site.isGuarded() &&
+                             (opcode == "add" || opcode == "sub" || opcode == "mov" || opcode == "cvta");
+    std::uint32_t pointerResult = pointerArithmetic ? out.defs[0] : kNoValue;
+    for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
+      const InstructionOperand& operand = module_.operands[o];
+      bool isDestination = std::find(written.begin(), written.end(), o) != written.end();
+      if (isDestination) continue;
+      switch (operand.shape) {
+        case OperandShape::Register:
+          if (auto key = flow_.registerOf(operand)) {
+            std::uint32_t v = valueOf(*key);
+            sources.push_back(v);
+            ++facts_[v].reads;
+            if (offsetBase == kNoValue) offsetBase = v; else otherOperand = true;
+            if (pointerArithmetic) {
+              ++facts_[v].pointerArithmeticReads;
+              facts_[v].feeds.push_back(pointerResult);
+            }
+            if (isStore(opcode)) ++facts_[v].dataReads;
+          }
+          break;
+        case OperandShape::SpecialRegister:
+          if (!isUniformSpecialRegister(slice(text_, operand.range))) uniformOpcode = false;
+          otherOperand = true;
+          break;
+        case OperandShape::IntegerLiteral:
+          break;
+        case OperandShape::Address:
+          if (auto base = flow_.baseRegisterOf(operand)) {
+            if (auto key = flow_.registerOf(*base)) {
+              std::uint32_t v = valueOf(*key);
+              ++facts_[v].reads;
+              ++facts_[v].addressReads;
+              if (isGlobalOrGenericAccess(site)) ++facts_[v].memoryAddressReads;
+              if (isSharedAccess(site)) ++facts_[v].sharedAddressReads;
+              sources.push_back(v);
+            }
+          }
+          otherOperand = true;
+          break;
+        case OperandShape::Vector:
+        case OperandShape::PredicatePair:
+          for (std::uint32_t e = 0; e < operand.elementCount; ++e) {
+            if (auto key = flow_.registerOf(module_.operands[operand.firstElement + e])) {
+              std::uint32_t v = valueOf(*key);
+              ++facts_[v].reads;
+              ++facts_[v].dataReads;
+              sources.push_back(v);
+            }
+          }
+          otherOperand = true;
+          break;
+        default:
+          otherOperand = true;
+          break;
+      }
+    }
+    if (auto guard = flow_.guardRegisterOf(site)) {
+      if (auto key = flow_.registerOf(*guard)) sources.push_back(valueOf(*key));
+    }
+    bool addsOffset = opcode == "add" && written.size() == 1 && !otherOperand && offsetBase != kNoValue &&
+                      sources.size() == 1 && !site.isGuarded() && site.operandCount == 3 &&
+                      module_.operands[site.firstOperand + 2].shape == OperandShape::IntegerLiteral;
+    for (std::uint32_t d : out.defs) {
+      ValueFacts& fact = facts_[d];
+      ++fact.definitions;
+      fact.uniformCandidate = (fact.definitions == 1 || fact.uniformCandidate) && uniformOpcode;
+      fact.sources.insert(fact.sources.end(), sources.begin(), sources.end());
+      fact.offsetOf = addsOffset && fact.definitions == 1 ? offsetBase : kNoValue;
+      fact.definedInLoop = fact.definedInLoop || currentInLoop_;
+    }
+  }
+
+  static bool isStore(std::string_view opcode) {
+    return opcode == "st" || opcode == "sust" || opcode == "atom" || opcode == "red" || opcode == "cp";
+  }
+
+  bool isGlobalOrGenericAccess(const InstructionSite& site) const {
+    for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
+      std::string_view modifier = slice(text_, module_.modifiers[m]);
+      if (modifier == ".param" || modifier == ".const" || modifier.starts_with(".shared")) return false;
+    }
+    return true;
+  }
+
+  bool isSharedAccess(const InstructionSite& site) const {
+    for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
+      if (slice(text_, module_.modifiers[m]).starts_with(".shared")) return true;
+    }
+    return false;
+  }
+
+  // 64-bit registers that only ever address shared memory — directly or through pointer
+  // arithmetic into other such registers — hold 32-bit offsets into the shared window in
+  // SASS (old compilers emitted 64-bit shared pointers; ptxas narrows them).
+  void narrowSharedPointers() {
+    std::vector<bool> narrow(out_.values.size(), false);
+    for (const auto& [value, fact] : facts_) {
+      narrow[value] = out_.values[value].units == 2 && fact.reads > 0 && fact.sharedAddressReads > 0 &&
+                      fact.reads == fact.sharedAddressReads + fact.pointerArithmeticReads;
+    }
+    for (const auto& [value, fact] : facts_) {
+      if (out_.values[value].units == 2 && fact.reads > 0 && fact.sharedAddressReads == 0 &&
+          fact.reads == fact.pointerArithmeticReads) {
+        narrow[value] = true;
+      }
+    }
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const auto& [value, fact] : facts_) {
+        if (!narrow[value]) continue;
+        for (std::uint32_t fed : fact.feeds) {
+          if (fed != kNoValue && !narrow[fed]) {
+            narrow[value] = false;
+            changed = true;
+            break;
+          }
+        }
+      }
+    }
+    for (std::uint32_t v = 0; v < out_.values.size(); ++v) {
+      if (narrow[v]) out_.values[v].units = 1;
+    }
+  }
+
+  static bool isUniformSpecialRegister(std::string_view name) {
+    return name.starts_with("%ctaid") || name.starts_with("%nctaid") || name.starts_with("%ntid") ||
+           name.starts_with("%clusterid") || name.starts_with("%nclusterid") || name.starts_with("%cluster_ctaid") ||
+           name.starts_with("%cluster_nctaid") || name.starts_with("%cluster_ctarank") ||
+           name.starts_with("%cluster_nctarank") || name == "%gridid";
+  }
+
+  // Integer instructions the uniform datapath executes (UIADD3, UIMAD, ULOP3, USHF, ULDC...).
+  bool isUniformCapable(const InstructionSite& site, std::string_view opcode) const {
+    static constexpr std::string_view kOpcodes[] = {"mov", "add", "sub", "mul", "mad", "shl", "shr", "and", "or",
+                                                    "xor", "not", "cvt", "cvta", "selp", "setp", "min", "max", "neg"};
+    bool known = std::find(std::begin(kOpcodes), std::end(kOpcodes), opcode) != std::end(kOpcodes);
+    if (opcode == "ld") return kernel_ && site.modifierCount > 0 &&
+                               (slice(text_, module_.modifiers[site.firstModifier]) == ".param" ||
+                                slice(text_, module_.modifiers[site.firstModifier]) == ".const");
+    if (!known) return false;
+    for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
+      std::string_view modifier = slice(text_, module_.modifiers[m]);
+      if (modifier.starts_with(".f") || modifier.starts_with(".bf") || modifier.starts_with(".e4") ||
+          modifier.starts_with(".e5") || modifier == ".cc") {
+        return false;
+      }
+    }
+    return true;
   }
 
   // ld.param of a kernel parameter (constant bank), or a mov of an immediate or of a
@@ -135,10 +442,30 @@ class Lowerer {
     return false;
   }
 
+  static constexpr std::uint32_t kNoValue = UINT32_MAX;
+  struct ValueFacts {
+    std::uint32_t definitions = 0;
+    std::uint32_t reads = 0;
+    std::uint32_t addressReads = 0;        // As the base of an address.
+    std::uint32_t memoryAddressReads = 0;  // ... of a global or generic access.
+    std::uint32_t dataReads = 0;           // As data a uniform register cannot feed (stores, vectors).
+    std::uint32_t sharedAddressReads = 0;  // As the base of a shared-memory address.
+    std::uint32_t pointerArithmeticReads = 0;
+    std::vector<std::uint32_t> feeds;      // Values its pointer arithmetic reads define.
+    bool uniformCandidate = false;         // Every definition is a uniform-capable instruction.
+    bool definedInLoop = false;            // Some definition sits on a CFG cycle.
+    std::vector<std::uint32_t> sources;    // Registers its definitions read.
+    std::uint32_t offsetOf = kNoValue;     // Defined once as this value plus an immediate.
+  };
+
   std::string_view text_;
   const Module& module_;
   flow::FunctionFlow& flow_;
   bool kernel_ = false;
+  std::uint32_t sm_ = 75;
+  std::unordered_map<std::uint32_t, ValueFacts> facts_;
+  std::vector<bool> instructionInLoop_;  // Function-local instruction index.
+  bool currentInLoop_ = false;
   std::unordered_map<std::uint32_t, bool> cheapDefinitions_;
   LoweredFunction out_;
   std::unordered_map<RegisterKey, std::uint32_t, KeyHash> ids_;
@@ -290,7 +617,40 @@ std::pair<std::uint32_t, std::uint32_t> allocate(const LoweredFunction& lowered,
   return {top, spilled};
 }
 
+// Whether a call's target is a function defined in this module (an indirect call's target is
+// a register; an `.extern` function's body is elsewhere).
+bool calleeHasBody(const Module& module, SymbolId callee) {
+  if (callee == kNoSymbol || callee >= module.symbols.size()) return false;
+  const std::string& name = module.symbols[callee].name;
+  for (const FunctionInfo& function : module.functions) {
+    if (function.bodyScope != kNoScope && module.symbols[function.symbol].name == name) return true;
+  }
+  return false;
+}
+
+// The registers a function needs around a call that ptxas compiles through the ABI, with
+// `across` 32-bit units live across it: never fewer than 24, and from 5 units on, 20 plus the
+// units rounded up to even (the values move to callee-saved registers). Measured with ptxas 13
+// on sm_75 and sm_80 kernels calling an .extern function with 0..15 values live across.
+std::uint32_t callRegisterFloor(std::uint32_t across) {
+  constexpr std::uint32_t kAbiMinimum = 24;
+  constexpr std::uint32_t kBelowCalleeSaved = 20;
+  return std::max(kAbiMinimum, kBelowCalleeSaved + (across + 1) / 2 * 2);
+}
+
 }  // namespace
+
+std::uint32_t compiledArchitecture(std::string_view text, const Module& module) {
+  constexpr std::uint32_t kLowestPtxasTarget = 75;
+  TargetArch arch;
+  if (module.header.target) {
+    for (const auto& [name, range] : module.header.targets) {
+      if (parseTargetArch(name, arch)) return std::max(arch.number, kLowestPtxasTarget);
+    }
+  }
+  (void)text;
+  return kLowestPtxasTarget;
+}
 
 std::optional<std::uint64_t> functionDirective(const FunctionInfo& function, std::string_view name,
                                                std::size_t position) {
@@ -350,15 +710,21 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
   // Liveness: live-in of each block to a fixpoint, walking blocks backward.
   std::vector<ValueSet> liveIn(blocks.size(), ValueSet(valueCount));
   std::vector<ValueSet> liveOut(blocks.size(), ValueSet(valueCount));
+  // Each block is walked in the order ptxas is expected to issue it (Schedule.h).
+  // The sets live into and out of a block do not depend on the order inside it, so liveness
+  // is solved in source order first and the schedule computed from it.
+  std::vector<std::uint32_t> order(function.instructionCount);
+  for (std::uint32_t i = 0; i < function.instructionCount; ++i) order[i] = i;
   auto transfer = [&](std::uint32_t b, ValueSet live, auto&& at) {
-    for (std::uint32_t i = blocks[b].end; i-- > blocks[b].first;) {
+    for (std::uint32_t position = blocks[b].end; position-- > blocks[b].first;) {
+      std::uint32_t i = first + order[position - first];
       const LoweredInstruction& instruction = lowered.instructions[i - first];
       at(i, live);
       if (!instruction.guardedDefs) {
         for (std::uint32_t d : instruction.defs) live.erase(d);
       }
       for (std::uint32_t u : instruction.uses) {
-        if (!lowered.values[u].rematerializable) live.insert(u);
+        if (!lowered.values[u].rematerializable && !lowered.values[u].uniform) live.insert(u);
       }
     }
     return live;
@@ -376,6 +742,28 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
       }
     }
   }
+
+  if (std::getenv("PTXLS_NO_SCHEDULE") == nullptr) {
+    std::int64_t target = std::getenv("PTXLS_SCHED_T") ? std::atoll(std::getenv("PTXLS_SCHED_T")) : 1 << 30;
+    order = scheduleBlocks(text, module, flow, lowered, [&](std::uint32_t b) {
+      BlockLiveness block;
+      liveIn[b].forEach([&](std::uint32_t v) {
+        if (!lowered.values[v].predicate && !lowered.values[v].rematerializable && !lowered.values[v].uniform) block.liveInUnits += lowered.values[v].units;
+      });
+      block.pressureTarget = target;
+      block.liveOut = [&liveOut, b](std::uint32_t v) { return liveOut[b].contains(v); };
+      return block;
+    });
+  }
+
+  // Calls ptxas cannot inline — indirect ones, and calls of functions defined elsewhere —
+  // follow the ABI, whose register floor applies (callRegisterFloor).
+  std::vector<bool> opaqueCall(function.instructionCount, false);
+  for (std::uint32_t i = 0; i < function.instructionCount; ++i) {
+    const InstructionSite& site = module.instructions[first + i];
+    opaqueCall[i] = site.isCall && !site.inDamagedCode && !calleeHasBody(module, site.callee);
+  }
+  std::uint32_t callFloor = 0;
 
   RegisterEstimate estimate;
   estimate.function = f;
@@ -403,11 +791,14 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
       if (!instruction.guardedDefs) {
         for (std::uint32_t d : instruction.defs) before.erase(d);
       }
-      for (std::uint32_t u : instruction.uses) before.insert(u);
-      ValueSet after = liveAfter;
-      for (std::uint32_t d : instruction.defs) {
-        if (!lowered.values[d].rematerializable) after.insert(d);
+      for (std::size_t k = 0; k < instruction.uses.size(); ++k) {
+        const LoweredValue& value = lowered.values[instruction.uses[k]];
+        bool cheap = value.rematerializable || value.uniform;
+        if (!cheap || instruction.materializes[k]) before.insert(instruction.uses[k]);
       }
+      // A result nobody reads is not kept (ptxas removes the instruction, or writes RZ), so
+      // what lives after the instruction is exactly what lives on.
+      const ValueSet& after = liveAfter;
       auto count = [&](const ValueSet& set, std::uint32_t& predicates, std::uint32_t allocationPoint) {
         std::uint32_t units = 0;
         set.forEach([&](std::uint32_t v) {
@@ -420,6 +811,15 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
         });
         return units;
       };
+      if (opaqueCall[point]) {
+        std::uint32_t across = 0;
+        liveAfter.forEach([&](std::uint32_t v) {
+          const LoweredValue& value = lowered.values[v];
+          bool result = std::find(instruction.defs.begin(), instruction.defs.end(), v) != instruction.defs.end();
+          if (!value.predicate && !result) across += value.units;
+        });
+        callFloor = std::max(callFloor, callRegisterFloor(across));
+      }
       std::uint32_t predicatesBefore = 0;
       std::uint32_t predicatesAfter = 0;
       std::uint32_t unitsBefore = count(before, predicatesBefore, 2 * point);
@@ -435,7 +835,9 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
         estimate.peakInstruction = i;
         estimate.liveAtPeak.clear();
         occupied.forEach([&](std::uint32_t v) {
-          if (!lowered.values[v].predicate) estimate.liveAtPeak.push_back(lowered.values[v].reg);
+          if (!lowered.values[v].predicate && !lowered.values[v].scratch) {
+            estimate.liveAtPeak.push_back(lowered.values[v].reg);
+          }
         });
       }
     });
@@ -460,9 +862,11 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
     estimate.budgetReason = ".maxntid " + std::to_string(total) + " / .minnctapersm " + std::to_string(blocksPerSm);
   }
 
+  // ptxas reports two registers more than the highest one its code touches (checked on every
+  // function of the corpus against its SASS), so the budget leaves room for them.
   auto [top, spilled] = allocate(lowered, pointsOf, firstPoint, 2 * std::size_t{function.instructionCount},
-                                 estimate.budget);
-  estimate.registers = top;
+                                 estimate.budget - kReportedReserve);
+  estimate.registers = top + kReportedReserve;
   // `setmaxnreg.inc/.dec N` (sm_90a warp specialization) resizes the warpgroup's registers
   // at run time: the function is allocated, and ptxas reports, the largest N it asks for.
   for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
@@ -475,6 +879,7 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
       estimate.registers = std::max(estimate.registers, requested);
     }
   }
+  estimate.registers = std::max(estimate.registers, callFloor);
   estimate.spilledUnits = spilled;
   return estimate;
 }

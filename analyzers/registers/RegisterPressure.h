@@ -38,12 +38,21 @@ struct LoweredValue {
   // parameter read from the constant bank, a variable's address): ptxas rematerializes such
   // values or folds them into the using instruction, so they hold a register only there.
   bool rematerializable = false;
+  // Warp-uniform (derived from parameters, immediates and block coordinates by integer
+  // instructions): held in the uniform register file, which ptxas's figure does not count.
+  bool uniform = false;
+  // A temporary of an expanded instruction (division, square root...), live at it only; its
+  // `reg` names no register.
+  bool scratch = false;
 };
 
 // One instruction of the lowered function: the values it reads and writes (indices into
 // LoweredFunction::values). A write under a guard keeps the old value alive.
 struct LoweredInstruction {
   std::vector<std::uint32_t> uses;
+  // Parallel to uses: whether a cheap value read there (rematerializable or uniform) must be
+  // put in a general register for this instruction.
+  std::vector<bool> materializes;
   std::vector<std::uint32_t> defs;
   bool guardedDefs = false;
 };
@@ -55,6 +64,14 @@ struct LoweredFunction {
 };
 
 LoweredFunction lowerFunction(std::string_view text, const Module& module, flow::FunctionFlow& flow);
+
+// ptxas -v reports the highest general register a function's code touches plus one, plus
+// two more that it always reserves.
+constexpr std::uint32_t kReportedReserve = 2;
+
+// The architecture ptxas compiles the module for: its `.target`, or sm_75 (the lowest that
+// ptxas 13 accepts) when that is older or missing.
+std::uint32_t compiledArchitecture(std::string_view text, const Module& module);
 
 // A performance-tuning directive's value (`.maxnreg 64`: position 0 is 64), if present.
 std::optional<std::uint64_t> functionDirective(const FunctionInfo& function, std::string_view name,

@@ -1,0 +1,341 @@
+// Schedule: a latency-driven list scheduler per basic block (see Schedule.h).
+#include "registers/Schedule.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace ptx::registers {
+namespace {
+
+std::string_view slice(std::string_view text, ByteRange range) {
+  if (range.begin > range.end || range.end > text.size()) return {};
+  return text.substr(range.begin, range.end - range.begin);
+}
+
+// Where an instruction's memory access goes. Accesses to different spaces never alias;
+// Generic may be any of the writable ones.
+enum class Space : std::uint8_t { None, Global, Shared, Local, Generic, ReadOnly };
+constexpr std::size_t kSpaceCount = 6;
+
+// Latency classes, in cycles, by order of magnitude (Volta and later).
+constexpr std::uint32_t kAluLatency = 4;
+constexpr std::uint32_t kSlowAluLatency = 16;     // MUFU, fp64, conversions through fp64, shuffles.
+constexpr std::uint32_t kSharedLatency = 30;      // Shared memory, constant bank with a register index.
+constexpr std::uint32_t kMemoryLatency = 400;     // Global, local, generic, texture, surface.
+
+struct InstructionClass {
+  std::uint32_t latency = kAluLatency;
+  Space space = Space::None;
+  bool reads = false;    // Reads memory.
+  bool writes = false;   // Writes memory.
+  bool fence = false;    // Orders every memory access around it (barriers, fences, calls).
+  bool terminator = false;  // Branch, return, exit: stays after everything of its block.
+};
+
+bool hasModifier(std::string_view text, const Module& module, const InstructionSite& site, std::string_view name) {
+  for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
+    if (slice(text, module.modifiers[m]) == name) return true;
+  }
+  return false;
+}
+
+Space spaceOf(std::string_view text, const Module& module, const InstructionSite& site) {
+  for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
+    std::string_view modifier = slice(text, module.modifiers[m]);
+    if (modifier == ".global") return Space::Global;
+    if (modifier == ".shared" || modifier == ".shared::cta" || modifier == ".shared::cluster") return Space::Shared;
+    if (modifier == ".local") return Space::Local;
+    if (modifier == ".const" || modifier == ".param") return Space::ReadOnly;
+  }
+  return Space::Generic;
+}
+
+// A load whose address is a constant (a parameter, a variable plus an offset) from a read-only
+// bank: ptxas folds it into the using instruction, so it costs no latency.
+bool hasRegisterAddress(const Module& module, const flow::FunctionFlow& flow, const InstructionSite& site) {
+  for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
+    const InstructionOperand& operand = module.operands[o];
+    if (operand.shape == OperandShape::Address) return flow.baseRegisterOf(operand).has_value();
+  }
+  return false;
+}
+
+InstructionClass classify(std::string_view text, const Module& module, const flow::FunctionFlow& flow,
+                          const InstructionSite& site) {
+  std::string_view opcode = slice(text, site.opcode);
+  InstructionClass c;
+  if (site.isCall || opcode == "ret" || opcode == "exit" || opcode == "bra" || opcode == "brx" || opcode == "trap" ||
+      opcode == "brkpt" || opcode == "call") {
+    c.terminator = true;
+    c.fence = true;
+    return c;
+  }
+  if (opcode == "ld" || opcode == "ldu") {
+    c.reads = true;
+    c.space = spaceOf(text, module, site);
+    if (c.space == Space::ReadOnly) {
+      c.latency = hasRegisterAddress(module, flow, site) ? kSharedLatency : 0;
+    } else if (c.space == Space::Shared) {
+      c.latency = kSharedLatency;
+    } else {
+      c.latency = kMemoryLatency;
+    }
+    if (hasModifier(text, module, site, ".volatile") || hasModifier(text, module, site, ".acquire") ||
+        hasModifier(text, module, site, ".relaxed")) {
+      c.fence = true;
+    }
+    return c;
+  }
+  if (opcode == "st") {
+    c.writes = true;
+    c.space = spaceOf(text, module, site);
+    if (hasModifier(text, module, site, ".volatile") || hasModifier(text, module, site, ".release") ||
+        hasModifier(text, module, site, ".relaxed")) {
+      c.fence = true;
+    }
+    return c;
+  }
+  if (opcode == "tex" || opcode == "tld4" || opcode == "suld" || opcode == "txq" || opcode == "suq") {
+    c.reads = true;
+    c.space = Space::Global;  // Surfaces may be written by sust in the same kernel.
+    c.latency = kMemoryLatency;
+    return c;
+  }
+  if (opcode == "sust" || opcode == "sured") {
+    c.writes = true;
+    c.space = Space::Global;
+    return c;
+  }
+  if (opcode == "atom" || opcode == "red") {
+    // Atomics are ordered with respect to everything else that touches memory.
+    c.fence = true;
+    c.reads = c.writes = true;
+    c.space = spaceOf(text, module, site);
+    c.latency = c.space == Space::Shared ? kSharedLatency : kMemoryLatency;
+    return c;
+  }
+  if (opcode == "prefetch" || opcode == "prefetchu" || opcode == "isspacep" || opcode == "cvta") {
+    return c;
+  }
+  if (opcode == "mov" || opcode == "add" || opcode == "sub" || opcode == "mul" || opcode == "mad" || opcode == "fma" ||
+      opcode == "and" || opcode == "or" || opcode == "xor" || opcode == "not" || opcode == "shl" || opcode == "shr" ||
+      opcode == "setp" || opcode == "set" || opcode == "selp" || opcode == "slct" || opcode == "min" || opcode == "max" ||
+      opcode == "abs" || opcode == "neg" || opcode == "cvt" || opcode == "shf" || opcode == "prmt" || opcode == "bfe" ||
+      opcode == "bfi" || opcode == "lop3" || opcode == "popc" || opcode == "clz" || opcode == "brev" || opcode == "mul24" ||
+      opcode == "mad24" || opcode == "sad" || opcode == "copysign" || opcode == "testp" || opcode == "cnot" ||
+      opcode == "bfind" || opcode == "fns" || opcode == "dp4a" || opcode == "dp2a" || opcode == "add.cc" ||
+      opcode == "addc" || opcode == "subc" || opcode == "madc" || opcode == "mul.hi") {
+    bool wide = hasModifier(text, module, site, ".f64");
+    c.latency = wide ? kSlowAluLatency : kAluLatency;
+    return c;
+  }
+  if (opcode == "sin" || opcode == "cos" || opcode == "ex2" || opcode == "lg2" || opcode == "rcp" || opcode == "rsqrt" ||
+      opcode == "sqrt" || opcode == "tanh" || opcode == "div" || opcode == "rem" || opcode == "shfl" || opcode == "vote" ||
+      opcode == "match" || opcode == "redux" || opcode == "activemask") {
+    c.latency = kSlowAluLatency;
+    return c;
+  }
+  // Everything else — barriers, fences, mbarrier and asynchronous copies, matrix instructions,
+  // warp-level synchronization — keeps its place relative to memory accesses.
+  c.fence = true;
+  c.reads = c.writes = true;
+  c.space = Space::Generic;
+  c.latency = kSharedLatency;
+  return c;
+}
+
+bool mayAlias(Space a, Space b) {
+  if (a == Space::None || b == Space::None) return false;
+  if (a == Space::ReadOnly || b == Space::ReadOnly) return false;  // Nothing writes the constant banks.
+  return a == b || a == Space::Generic || b == Space::Generic;
+}
+
+struct Node {
+  std::vector<std::uint32_t> successors;  // Block-local indices.
+  std::vector<std::uint32_t> latencies;   // Edge weights, parallel to successors.
+  std::uint32_t waitingFor = 0;           // Unscheduled predecessors.
+  std::uint64_t criticalPath = 0;         // Longest latency path to the block's end.
+};
+
+void scheduleBlock(std::string_view text, const Module& module, const flow::FunctionFlow& flow,
+                   const LoweredFunction& lowered, std::uint32_t functionFirst, const flow::BasicBlock& block,
+                   const BlockLiveness& liveness, std::uint32_t* out) {
+  std::uint32_t size = block.end - block.first;
+  std::vector<Node> nodes(size);
+  std::vector<InstructionClass> classes(size);
+  auto edge = [&](std::uint32_t from, std::uint32_t to, std::uint32_t latency) {
+    if (from == to) return;
+    nodes[from].successors.push_back(to);
+    nodes[from].latencies.push_back(latency);
+    ++nodes[to].waitingFor;
+  };
+  std::unordered_map<std::uint32_t, std::uint32_t> lastDefinition;               // value -> node
+  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> readsSinceDefinition;  // value -> nodes
+  std::vector<std::vector<std::uint32_t>> loadsSinceStore(kSpaceCount);
+  std::vector<std::int64_t> lastStore(kSpaceCount, -1);
+  std::vector<std::uint32_t> memorySinceFence;
+  std::int64_t lastFence = -1;
+  for (std::uint32_t n = 0; n < size; ++n) {
+    std::uint32_t instruction = block.first + n;
+    const InstructionSite& site = module.instructions[instruction];
+    const LoweredInstruction& loweredInstruction = lowered.instructions[instruction - functionFirst];
+    InstructionClass c = site.inDamagedCode ? InstructionClass{.fence = true, .terminator = true}
+                                            : classify(text, module, flow, site);
+    classes[n] = c;
+    // Registers: true dependences carry the producer's latency.
+    auto readValue = [&](std::uint32_t v) {
+      if (auto it = lastDefinition.find(v); it != lastDefinition.end()) edge(it->second, n, classes[it->second].latency);
+      readsSinceDefinition[v].push_back(n);
+    };
+    for (std::uint32_t v : loweredInstruction.uses) readValue(v);
+    if (loweredInstruction.guardedDefs) {
+      for (std::uint32_t v : loweredInstruction.defs) readValue(v);
+    }
+    for (std::uint32_t v : loweredInstruction.defs) {
+      if (auto it = lastDefinition.find(v); it != lastDefinition.end()) edge(it->second, n, 1);  // Output.
+      auto& readers = readsSinceDefinition[v];
+      for (std::uint32_t reader : readers) edge(reader, n, 0);                                   // Anti.
+      readers.clear();
+      lastDefinition[v] = n;
+    }
+    // Memory.
+    bool touchesMemory = c.reads || c.writes || c.fence;
+    if (c.fence) {
+      for (std::uint32_t m : memorySinceFence) edge(m, n, 0);
+      if (lastFence >= 0) edge(static_cast<std::uint32_t>(lastFence), n, 0);
+      memorySinceFence.clear();
+      for (auto& loads : loadsSinceStore) loads.clear();
+      std::fill(lastStore.begin(), lastStore.end(), -1);
+      lastFence = n;
+    } else if (touchesMemory) {
+      if (lastFence >= 0) edge(static_cast<std::uint32_t>(lastFence), n, 0);
+      memorySinceFence.push_back(n);
+      auto space = static_cast<std::size_t>(c.space);
+      for (std::size_t s = 0; s < kSpaceCount; ++s) {
+        if (!mayAlias(c.space, static_cast<Space>(s))) continue;
+        if (lastStore[s] >= 0) edge(static_cast<std::uint32_t>(lastStore[s]), n, 0);
+        if (c.writes) {
+          for (std::uint32_t load : loadsSinceStore[s]) edge(load, n, 0);
+        }
+      }
+      if (c.writes) {
+        loadsSinceStore[space].clear();
+        lastStore[space] = n;
+      }
+      if (c.reads) loadsSinceStore[space].push_back(n);
+    }
+  }
+  // The block's last instruction, when it transfers control, issues last.
+  if (classes[size - 1].terminator) {
+    for (std::uint32_t n = 0; n + 1 < size; ++n) edge(n, size - 1, 0);
+  }
+  for (std::uint32_t n = size; n-- > 0;) {
+    std::uint64_t longest = 0;
+    for (std::size_t e = 0; e < nodes[n].successors.size(); ++e) {
+      longest = std::max(longest, nodes[nodes[n].successors[e]].criticalPath + nodes[n].latencies[e]);
+    }
+    nodes[n].criticalPath = std::max<std::uint64_t>(longest, classes[n].latency);
+  }
+  // Register pressure as the schedule proceeds: what each instruction adds (its results that
+  // are read later or leave the block) and frees (operands it reads last).
+  std::unordered_map<std::uint32_t, std::uint32_t> remainingReads;
+  for (std::uint32_t n = 0; n < size; ++n) {
+    const LoweredInstruction& instruction = lowered.instructions[block.first + n - functionFirst];
+    for (std::size_t k = 0; k < instruction.uses.size(); ++k) {
+      std::uint32_t v = instruction.uses[k];
+      if (std::find(instruction.uses.begin(), instruction.uses.begin() + static_cast<std::ptrdiff_t>(k), v) ==
+          instruction.uses.begin() + static_cast<std::ptrdiff_t>(k)) {
+        ++remainingReads[v];
+      }
+    }
+  }
+  auto occupies = [&](std::uint32_t v) {
+    return !lowered.values[v].predicate && !lowered.values[v].rematerializable && !lowered.values[v].uniform;
+  };
+  auto pressureDelta = [&](std::uint32_t n) {
+    const LoweredInstruction& instruction = lowered.instructions[block.first + n - functionFirst];
+    std::int64_t delta = 0;
+    for (std::size_t k = 0; k < instruction.uses.size(); ++k) {
+      std::uint32_t v = instruction.uses[k];
+      if (!occupies(v) || liveness.liveOut(v)) continue;
+      if (std::find(instruction.uses.begin(), instruction.uses.begin() + static_cast<std::ptrdiff_t>(k), v) !=
+          instruction.uses.begin() + static_cast<std::ptrdiff_t>(k)) {
+        continue;
+      }
+      if (remainingReads[v] == 1) delta -= lowered.values[v].units;
+    }
+    for (std::uint32_t d : instruction.defs) {
+      if (!occupies(d)) continue;
+      bool readLater = remainingReads[d] > 0 || liveness.liveOut(d);
+      bool alreadyLive = std::find(instruction.uses.begin(), instruction.uses.end(), d) != instruction.uses.end();
+      if (readLater && !alreadyLive) delta += lowered.values[d].units;
+    }
+    return delta;
+  };
+  // Greedy list scheduling: the ready instruction with the longest critical path first, the
+  // earlier one in the source at a tie — unless issuing it would take the pressure past the
+  // point where ptxas trades latency for registers; then the ready instruction that adds the
+  // fewest registers.
+  std::int64_t pressure = liveness.liveInUnits;
+  std::vector<std::uint32_t> ready;
+  for (std::uint32_t n = 0; n < size; ++n) {
+    if (nodes[n].waitingFor == 0) ready.push_back(n);
+  }
+  auto better = [&](std::uint32_t a, std::uint32_t b) {
+    if (nodes[a].criticalPath != nodes[b].criticalPath) return nodes[a].criticalPath > nodes[b].criticalPath;
+    return a < b;
+  };
+  std::uint32_t issued = 0;
+  while (!ready.empty()) {
+    std::size_t pick = 0;
+    for (std::size_t r = 1; r < ready.size(); ++r) {
+      if (better(ready[r], ready[pick])) pick = r;
+    }
+    std::int64_t delta = pressureDelta(ready[pick]);
+    if (delta > 0 && pressure + delta > liveness.pressureTarget) {
+      for (std::size_t r = 0; r < ready.size(); ++r) {
+        std::int64_t d = pressureDelta(ready[r]);
+        if (d < delta || (d == delta && better(ready[r], ready[pick]))) {
+          pick = r;
+          delta = d;
+        }
+      }
+    }
+    std::uint32_t n = ready[pick];
+    ready[pick] = ready.back();
+    ready.pop_back();
+    pressure += delta;
+    const LoweredInstruction& instruction = lowered.instructions[block.first + n - functionFirst];
+    for (std::size_t k = 0; k < instruction.uses.size(); ++k) {
+      std::uint32_t v = instruction.uses[k];
+      if (std::find(instruction.uses.begin(), instruction.uses.begin() + static_cast<std::ptrdiff_t>(k), v) ==
+          instruction.uses.begin() + static_cast<std::ptrdiff_t>(k)) {
+        --remainingReads[v];
+      }
+    }
+    out[issued++] = block.first - functionFirst + n;
+    for (std::uint32_t s : nodes[n].successors) {
+      if (--nodes[s].waitingFor == 0) ready.push_back(s);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> scheduleBlocks(std::string_view text, const Module& module, const flow::FunctionFlow& flow,
+                                          const LoweredFunction& lowered,
+                                          const std::function<BlockLiveness(std::uint32_t)>& livenessOf) {
+  const FunctionInfo& function = module.functions[flow.functionIndex()];
+  std::vector<std::uint32_t> order(function.instructionCount);
+  for (std::uint32_t i = 0; i < function.instructionCount; ++i) order[i] = i;
+  const std::vector<flow::BasicBlock>& blocks = flow.blocks();
+  for (std::uint32_t b = 0; b < blocks.size(); ++b) {
+    std::uint32_t size = blocks[b].end - blocks[b].first;
+    if (size <= 2 || size > kLargestScheduledBlock) continue;
+    scheduleBlock(text, module, flow, lowered, function.firstInstruction, blocks[b], livenessOf(b),
+                  order.data() + (blocks[b].first - function.firstInstruction));
+  }
+  return order;
+}
+
+}  // namespace ptx::registers
