@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "isa/IsaReference.h"
+#include "registers/Occupancy.h"
 #include "registers/Schedule.h"
 
 namespace ptx::registers {
@@ -71,6 +72,11 @@ class Lowerer {
     if (!std::getenv("PTXLS_NO_NARROW")) narrowSharedPointers();
     if (!std::getenv("PTXLS_NO_FOLD")) foldAddressOffsets();
     if (!std::getenv("PTXLS_NO_UNIFORM")) markUniformValues();
+    // Elements nobody reads are not written (a texture fetch's write mask) and need no place
+    // in their group.
+    for (std::vector<std::uint32_t>& group : out_.vectorGroups) {
+      std::erase_if(group, [&](std::uint32_t v) { return v != kNoValue && facts_[v].reads == 0; });
+    }
     return std::move(out_);
   }
 
@@ -109,7 +115,7 @@ class Lowerer {
   void markUniformValues() {
     std::vector<bool> uniform(out_.values.size(), false);
     for (const auto& [value, fact] : facts_) {
-      uniform[value] = fact.definitions == 1 && fact.uniformCandidate && !fact.definedInLoop;
+      uniform[value] = fact.definitions > 0 && fact.uniformCandidate;
     }
     for (std::uint32_t v : out_.liveAtEntry) uniform[v] = false;
     for (bool changed = true; changed;) {
@@ -121,6 +127,28 @@ class Lowerer {
             uniform[value] = false;
             changed = true;
             break;
+          }
+        }
+      }
+    }
+    // A uniform value stays in a uniform register only where every reader can take it as its
+    // one uniform/constant operand: readers that need general registers (materializes), and
+    // readers with another immediate, constant or uniform operand, force it into a general
+    // register for its whole life.
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const LoweredInstruction& instruction : out_.instructions) {
+        std::uint32_t cheapOperands = instruction.immediateOperands;
+        for (std::uint32_t u : instruction.uses) {
+          if (uniform[u] || out_.values[u].rematerializable) ++cheapOperands;
+        }
+        for (std::size_t k = 0; k < instruction.uses.size(); ++k) {
+          std::uint32_t u = instruction.uses[k];
+          if (!uniform[u] || out_.values[u].predicate) continue;
+          bool definedHere = std::find(instruction.defs.begin(), instruction.defs.end(), u) != instruction.defs.end();
+          if (instruction.materializes[k] || (cheapOperands > 1 && !definedHere && !instruction.uniformResult)) {
+            uniform[u] = false;
+            changed = true;
           }
         }
       }
@@ -181,6 +209,22 @@ class Lowerer {
     }
   }
 
+  // The elements of a .v2/.v4 operand of a memory or texture instruction occupy consecutive
+  // registers from an aligned one in SASS (LDG.E.128 R4 writes R4..R7).
+  void recordVectorGroups(const InstructionSite& site) {
+    for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
+      const InstructionOperand& operand = module_.operands[o];
+      if (operand.shape != OperandShape::Vector || operand.elementCount < 2) continue;
+      std::vector<std::uint32_t> group;
+      for (std::uint32_t e = 0; e < operand.elementCount; ++e) {
+        const InstructionOperand& element = module_.operands[operand.firstElement + e];
+        auto key = element.shape == OperandShape::Register ? flow_.registerOf(element) : std::nullopt;
+        group.push_back(key ? valueOf(*key) : kNoValue);
+      }
+      out_.vectorGroups.push_back(std::move(group));
+    }
+  }
+
   static bool isAluOpcode(std::string_view opcode) {
     static constexpr std::string_view kOpcodes[] = {
         "mov",   "add",  "sub",  "mul",   "mad",   "fma",  "and",      "or",    "xor",  "not",  "shl",
@@ -205,6 +249,10 @@ class Lowerer {
     std::string_view opcode = slice(text_, site.opcode);
     bool readsDestination = destinationIsAlsoRead(opcode);
     bool aluInstruction = !site.isCall && isAluOpcode(opcode);
+    if (!std::getenv("PTXLS_NO_GROUPS") && (opcode == "ld" || opcode == "ldu" || opcode == "st" || opcode == "tex" || opcode == "tld4" ||
+        opcode == "suld" || opcode == "sust")) {
+      recordVectorGroups(site);
+    }
     for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
       const InstructionOperand& operand = module_.operands[o];
       bool isDestination = std::find(written.begin(), written.end(), o) != written.end();
@@ -217,6 +265,14 @@ class Lowerer {
       addUse(*guard, out, true);
       out.guardedDefs = !out.defs.empty();
     }
+    for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
+      OperandShape shape = module_.operands[o].shape;
+      if (shape == OperandShape::IntegerLiteral || shape == OperandShape::FloatLiteral ||
+          shape == OperandShape::Symbol || shape == OperandShape::Expression) {
+        ++out.immediateOperands;
+      }
+    }
+    out.uniformResult = isUniformCapable(site, opcode);
     // Instructions ptxas expands into a sequence or a slow-path subroutine need temporaries
     // beside their operands, held at the instruction only.
     for (std::uint32_t units = std::getenv("PTXLS_NO_SCRATCH") ? 0 : expansionScratchUnits(site, opcode); units > 0;) {
@@ -276,7 +332,9 @@ class Lowerer {
     for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
       const InstructionOperand& operand = module_.operands[o];
       bool isDestination = std::find(written.begin(), written.end(), o) != written.end();
-      if (isDestination) continue;
+      bool destinationVector = !written.empty() && o == site.firstOperand && !site.isCall &&
+                               (operand.shape == OperandShape::Vector || operand.shape == OperandShape::PredicatePair);
+      if (isDestination || (destinationVector && opcode != "wgmma")) continue;
       switch (operand.shape) {
         case OperandShape::Register:
           if (auto key = flow_.registerOf(operand)) {
@@ -428,8 +486,11 @@ class Lowerer {
     if (site.operandCount != 2) return false;
     const InstructionOperand& source = module_.operands[site.firstOperand + 1];
     if (opcode == "ld") {
-      if (!kernel_ || site.modifierCount == 0) return false;
-      return slice(text_, module_.modifiers[site.firstModifier]) == ".param";
+      if (site.modifierCount == 0) return false;
+      std::string_view space = slice(text_, module_.modifiers[site.firstModifier]);
+      if (space == ".param") return kernel_;
+      // A constant-bank word at a fixed address: ALU instructions read c[bank][offset] directly.
+      return space == ".const" && source.shape == OperandShape::Address && !flow_.baseRegisterOf(source);
     }
     if (opcode == "mov") {
       if (source.shape == OperandShape::Register) return false;
@@ -586,7 +647,62 @@ std::pair<std::uint32_t, std::uint32_t> allocate(const LoweredFunction& lowered,
   std::uint32_t top = kStackPointer + 1;
   std::uint32_t spilled = 0;
   std::uint32_t limit = std::min<std::uint32_t>(budget, 255);
+  // Vector groups: the first group a value belongs to places it, with its companions, at
+  // consecutive registers from a slot aligned to the group's size.
+  constexpr std::uint32_t kNone = UINT32_MAX;
+  std::vector<std::uint32_t> groupOf(lowered.values.size(), kNone);
+  for (std::uint32_t g = 0; g < lowered.vectorGroups.size(); ++g) {
+    const std::vector<std::uint32_t>& group = lowered.vectorGroups[g];
+    bool usable = std::all_of(group.begin(), group.end(), [&](std::uint32_t v) {
+      return v != kNone && !lowered.values[v].predicate && lowered.values[v].units == lowered.values[group[0]].units &&
+             !lowered.values[v].rematerializable && !lowered.values[v].uniform && groupOf[v] == kNone;
+    });
+    bool distinct = true;
+    for (std::size_t a = 0; a < group.size() && distinct; ++a) {
+      for (std::size_t b = a + 1; b < group.size(); ++b) distinct = distinct && group[a] != group[b];
+    }
+    if (!usable || !distinct) continue;
+    if (std::getenv("PTXLS_DEBUG_GROUPS")) {
+      for (std::uint32_t v : group) fprintf(stderr, "%u(%zu pts, first %u) ", v, pointsOf[v].size(), firstPoint[v]);
+      fprintf(stderr, "\n");
+    }
+    for (std::uint32_t v : group) groupOf[v] = g;
+  }
+  std::vector<bool> placed(lowered.values.size(), false);
+  auto placeGroup = [&](std::uint32_t g) {
+    const std::vector<std::uint32_t>& group = lowered.vectorGroups[g];
+    std::uint32_t elementUnits = lowered.values[group[0]].units;
+    std::uint32_t span = std::bit_ceil(static_cast<std::uint32_t>(group.size()) * elementUnits);
+    std::vector<RegisterMask> taken(group.size(), RegisterMask{});
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      for (std::uint32_t point : pointsOf[group[k]]) {
+        for (std::size_t w = 0; w < 4; ++w) taken[k][w] |= busy[point][w];
+      }
+    }
+    for (std::uint32_t slot = 0; slot + span <= limit; slot += span) {
+      bool free = true;
+      for (std::size_t k = 0; k < group.size() && free; ++k) {
+        for (std::uint32_t u = slot + static_cast<std::uint32_t>(k) * elementUnits;
+             u < slot + static_cast<std::uint32_t>(k + 1) * elementUnits; ++u) {
+          if ((taken[k][u / 64] >> (u % 64)) & 1) free = false;
+        }
+      }
+      if (!free) continue;
+      for (std::size_t k = 0; k < group.size(); ++k) {
+        std::uint32_t first = slot + static_cast<std::uint32_t>(k) * elementUnits;
+        for (std::uint32_t point : pointsOf[group[k]]) {
+          for (std::uint32_t u = first; u < first + elementUnits; ++u) busy[point][u / 64] |= std::uint64_t{1} << (u % 64);
+        }
+        if (!pointsOf[group[k]].empty()) top = std::max(top, first + elementUnits);
+        placed[group[k]] = true;
+      }
+      return true;
+    }
+    return false;
+  };
   for (std::uint32_t v : order) {
+    if (placed[v]) continue;
+    if (groupOf[v] != kNone && placeGroup(groupOf[v])) continue;
     RegisterMask taken{};
     for (std::uint32_t point : pointsOf[v]) {
       for (std::size_t w = 0; w < 4; ++w) taken[w] |= busy[point][w];
@@ -636,6 +752,125 @@ std::uint32_t callRegisterFloor(std::uint32_t across) {
   constexpr std::uint32_t kAbiMinimum = 24;
   constexpr std::uint32_t kBelowCalleeSaved = 20;
   return std::max(kAbiMinimum, kBelowCalleeSaved + (across + 1) / 2 * 2);
+}
+
+// Whether a single-block loop counts: its back edge is taken on a comparison of a register
+// the block steps by a constant (`add.s32 %r3, %r3, 1`), so ptxas can compute the trip count
+// and unroll it with a remainder. A loop stepping by a register keeps its shape.
+bool countedLoop(std::string_view text, const Module& module, flow::FunctionFlow& flow, const flow::BasicBlock& block) {
+  const InstructionSite& branch = module.instructions[block.end - 1];
+  auto guard = flow.guardRegisterOf(branch);
+  if (!guard) return false;
+  auto guardKey = flow.registerOf(*guard);
+  if (!guardKey) return false;
+  auto registerAt = [&](const InstructionSite& site, std::uint32_t k) -> std::optional<flow::RegisterKey> {
+    if (k >= site.operandCount) return std::nullopt;
+    return flow.registerOf(module.operands[site.firstOperand + k]);
+  };
+  for (std::uint32_t i = block.first; i + 1 < block.end; ++i) {
+    const InstructionSite& compare = module.instructions[i];
+    if (slice(text, compare.opcode) != "setp" || compare.operandCount < 3) continue;
+    auto defined = registerAt(compare, 0);
+    if (!defined || !(*defined == *guardKey)) continue;
+    for (std::uint32_t k = 1; k < 3; ++k) {
+      auto compared = registerAt(compare, k);
+      if (!compared) continue;
+      for (std::uint32_t j = block.first; j + 1 < block.end; ++j) {
+        const InstructionSite& step = module.instructions[j];
+        std::string_view opcode = slice(text, step.opcode);
+        if ((opcode != "add" && opcode != "sub") || step.operandCount != 3) continue;
+        auto destination = registerAt(step, 0);
+        auto source = registerAt(step, 1);
+        bool constantStep = module.operands[step.firstOperand + 2].shape == OperandShape::IntegerLiteral;
+        if (destination && source && constantStep && *destination == *compared && *source == *compared) return true;
+      }
+    }
+  }
+  return false;
+}
+
+// ptxas unrolls small innermost loops that carry no `.pragma "nounroll"` four times and
+// issues the copies' loads together, so each long-latency load result of the body is live
+// four times over — but it stops short of costing occupancy: the figure never goes past the
+// registers that keep every warp slot of the SM usable (32 on sm_80/sm_90, 40 on sm_86/sm_89,
+// 64 on sm_75), unless it was there already. Measured with ptxas 13 on single-block loops of
+// 1..12 global loads and 0..48 other instructions on sm_75, sm_80, sm_86 and sm_90: bodies of
+// up to about 45 instructions are unrolled, and the figure grows by about three registers per
+// load result up to that ceiling. Single-block loops only: the shape compilers leave after
+// if-conversion, and the one measured.
+std::uint32_t unrolledLoopRegisters(std::string_view text, const Module& module, flow::FunctionFlow& flow,
+                                    const FunctionInfo& function, const LoweredFunction& lowered,
+                                    const std::vector<flow::BasicBlock>& blocks,
+                                    const RegisterEstimate& estimate, std::uint32_t current) {
+  constexpr std::uint32_t kLargestUnrolledBody = 45;
+  constexpr std::uint32_t kUnrollFactor = 4;
+  std::uint32_t result = 0;
+  std::optional<SmLimits> limits = limitsForTarget("sm_" + std::to_string(compiledArchitecture(text, module)));
+  if (!limits) return 0;
+  std::uint32_t threadsPerSm = limits->maxWarpsPerSm * 32;
+  std::uint32_t fullOccupancy = limits->registersPerSm / threadsPerSm / 8 * 8;
+  std::uint32_t ceiling = std::max(current, std::min<std::uint32_t>(fullOccupancy, 255));
+  std::uint32_t first = function.firstInstruction;
+  for (std::uint32_t b = 0; b < blocks.size(); ++b) {
+    const flow::BasicBlock& block = blocks[b];
+    std::uint32_t size = block.end - block.first;
+    if (size == 0 || size > kLargestUnrolledBody) continue;
+    if (std::find(block.successors.begin(), block.successors.end(), b) == block.successors.end()) continue;
+    // The loop's text, from the end of the instruction before it (its label and pragmas
+    // included) to its last instruction.
+    std::size_t from = block.first > first ? module.instructions[block.first - 1].statement.end
+                                           : module.instructions[block.first].statement.begin;
+    std::size_t to = module.instructions[block.end - 1].statement.end;
+    if (from < to && to <= text.size() && text.substr(from, to - from).find("nounroll") != std::string_view::npos) {
+      continue;
+    }
+    std::uint32_t loadUnits = 0;
+    std::uint32_t textureUnits = 0;
+    std::uint32_t peak = 0;
+    bool writesMemory = false;
+    bool synchronizes = false;
+    for (std::uint32_t i = block.first; i < block.end; ++i) {
+      peak = std::max<std::uint32_t>(peak, estimate.liveUnits[i - first]);
+      const InstructionSite& site = module.instructions[i];
+      std::string_view opcode = slice(text, site.opcode);
+      // A store the next copy's loads may alias keeps them behind it; barriers, fences and
+      // calls keep everything in place.
+      if (opcode == "st" || opcode == "atom" || opcode == "red" || opcode == "sust" || opcode == "sured") {
+        bool shared = false;
+        for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
+          shared = shared || slice(text, module.modifiers[m]).starts_with(".shared");
+        }
+        writesMemory = writesMemory || !shared || opcode != "st";
+      }
+      if (site.isCall || opcode == "bar" || opcode == "barrier" || opcode == "membar" || opcode == "fence" ||
+          opcode.starts_with("mbarrier") || opcode == "cp") {
+        synchronizes = true;
+      }
+      bool longLatency = opcode == "tex" || opcode == "tld4" || opcode == "suld" || opcode == "ldu";
+      if (opcode == "ld") {
+        longLatency = true;
+        for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
+          std::string_view modifier = slice(text, module.modifiers[m]);
+          if (modifier == ".param" || modifier == ".const" || modifier.starts_with(".shared")) longLatency = false;
+        }
+      }
+      if (!longLatency) continue;
+      bool texture = opcode == "tex" || opcode == "tld4";
+      for (std::uint32_t d : lowered.instructions[i - first].defs) {
+        if (lowered.values[d].predicate) continue;
+        (texture ? textureUnits : loadUnits) += lowered.values[d].units;
+      }
+    }
+    if (synchronizes || !countedLoop(text, module, flow, block)) continue;
+    // Texture fetches read through a cache that stores do not update within a kernel: they
+    // move past stores; other loads do not.
+    if (writesMemory) loadUnits = 0;
+    loadUnits += textureUnits;
+    if (loadUnits == 0) continue;
+    std::uint32_t unrolled = peak + (kUnrollFactor - 1) * loadUnits + 1 + kReportedReserve;
+    result = std::max(result, std::min(unrolled, ceiling));
+  }
+  return result;
 }
 
 }  // namespace
@@ -880,6 +1115,8 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
     }
   }
   estimate.registers = std::max(estimate.registers, callFloor);
+  estimate.registers = std::max(estimate.registers, unrolledLoopRegisters(text, module, flow, function, lowered,
+                                                                         blocks, estimate, estimate.registers));
   estimate.spilledUnits = spilled;
   return estimate;
 }

@@ -55,12 +55,17 @@ struct LoweredInstruction {
   std::vector<bool> materializes;
   std::vector<std::uint32_t> defs;
   bool guardedDefs = false;
+  std::uint8_t immediateOperands = 0;  // Immediates, symbols and constant expressions it reads.
+  bool uniformResult = false;          // The uniform datapath can execute it.
 };
 
 struct LoweredFunction {
   std::vector<LoweredValue> values;
   std::vector<LoweredInstruction> instructions;  // Parallel to the function's instructions.
   std::vector<std::uint32_t> liveAtEntry;        // Register parameters of a .func.
+  // The elements of each .v2/.v4 operand of a memory or texture instruction, in order
+  // (UINT32_MAX for an element that is not a register): SASS wants them consecutive.
+  std::vector<std::vector<std::uint32_t>> vectorGroups;
 };
 
 LoweredFunction lowerFunction(std::string_view text, const Module& module, flow::FunctionFlow& flow);
