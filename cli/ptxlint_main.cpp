@@ -493,7 +493,7 @@ FileReport lintAndReport(const std::string& shown, const std::string& text, cons
     out.budget = function.estimate.budget;
     out.budgetReason = function.estimate.budgetReason;
     out.peakLine = lines.byteColumn(result.module.instructions[function.estimate.peakInstruction].statement.begin).line + 1;
-    registers::PlotInput plot = registers::plotInputFor(text, result.module, function);
+    registers::PlotInput plot = registers::plotInputFor(text, lines, result.module, function);
     out.liveAtPeak = plot.liveAtPeak;
     out.target = function.target;
     out.threadsPerBlock = function.threadsPerBlock;

@@ -965,6 +965,7 @@ json Server::registerReport(const Analysis& analysis, const json& params) {
   std::string target;
   if (analysis.result.tree.isComplete()) {
     const Module& module = analysis.result.module;
+    LineIndex lines(*analysis.text);
     for (const registers::FunctionRegisterReport& report :
          registers::reportRegisters(*analysis.text, module, analysis.registerEstimates(), targetSettingFor(uri))) {
       target = report.target;
@@ -972,7 +973,7 @@ json Server::registerReport(const Analysis& analysis, const json& params) {
       ByteRange extent = module.symbols[function.symbol].declarationRange;
       if (function.bodyScope != kNoScope) extent.end = std::max(extent.end, module.scopes[function.bodyScope].range.end);
       if (offset && *offset >= extent.begin && *offset <= extent.end) at = functions.size();
-      registers::PlotInput plot = registers::plotInputFor(*analysis.text, module, report);
+      registers::PlotInput plot = registers::plotInputFor(*analysis.text, lines, module, report);
       json occupancy = nullptr;
       if (report.occupancy) {
         occupancy = {{"target", report.target},

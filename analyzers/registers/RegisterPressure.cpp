@@ -34,8 +34,6 @@ std::string_view slice(std::string_view text, ByteRange range) {
 // it). A guarded write, which keeps the old value too, is LoweredInstruction::guardedDefs.
 bool destinationIsAlsoRead(std::string_view opcode) { return opcode == "wgmma"; }
 
-std::vector<bool> blocksInLoops(const std::vector<flow::BasicBlock>& blocks);
-
 class Lowerer {
  public:
   Lowerer(std::string_view text, const Module& module, flow::FunctionFlow& flow)
@@ -51,27 +49,45 @@ class Lowerer {
       }
     }
     std::uint32_t first = function.firstInstruction;
-    instructionInLoop_.assign(function.instructionCount, false);
-    std::vector<bool> loopBlocks = blocksInLoops(flow_.blocks());
-    for (std::uint32_t b = 0; b < flow_.blocks().size(); ++b) {
-      for (std::uint32_t i = flow_.blocks()[b].first; i < flow_.blocks()[b].end; ++i) {
-        instructionInLoop_[i - first] = loopBlocks[b];
-      }
-    }
     out_.instructions.resize(function.instructionCount);
-    for (std::uint32_t i = 0; i < function.instructionCount; ++i) {
-      currentInLoop_ = instructionInLoop_[i];
-      lowerInstruction(first + i, out_.instructions[i]);
-    }
+    for (std::uint32_t i = 0; i < function.instructionCount; ++i) lowerInstruction(first + i, out_.instructions[i]);
     for (std::uint32_t v : out_.liveAtEntry) cheapDefinitions_[v] = false;
     for (std::uint32_t v = 0; v < out_.values.size(); ++v) {
       if (out_.values[v].scratch) continue;
       auto it = cheapDefinitions_.find(v);
       out_.values[v].rematerializable = it != cheapDefinitions_.end() && it->second && !out_.values[v].predicate;
     }
-    if (!std::getenv("PTXLS_NO_NARROW")) narrowSharedPointers();
-    if (!std::getenv("PTXLS_NO_FOLD")) foldAddressOffsets();
-    if (!std::getenv("PTXLS_NO_UNIFORM")) markUniformValues();
+    // A copy of a cheap value is as cheap (cvta.to.global of a kernel parameter changes no bits
+    // on the 64-bit targets ptxas 13 compiles for).
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const auto& [value, fact] : facts_) {
+        if (fact.copyOf == kNoValue || out_.values[value].rematerializable || out_.values[value].predicate) continue;
+        if (out_.values[fact.copyOf].rematerializable && out_.values[fact.copyOf].units == out_.values[value].units) {
+          out_.values[value].rematerializable = true;
+          changed = true;
+        }
+      }
+    }
+    narrowSharedPointers();
+    foldAddressOffsets();
+    // A cheap value some instruction needs in general registers (an address of memory on
+    // sm_80 and later, store data) is materialized once, early, and kept: ptxas loads
+    // `MOV R2, c[0x0][0x160]` at the top and reuses the pair, rather than reloading it at
+    // every use.
+    {
+      std::vector<bool> materialized(out_.values.size(), false);
+      for (const LoweredInstruction& instruction : out_.instructions) {
+        for (std::size_t k = 0; k < instruction.uses.size(); ++k) {
+          if (instruction.materializes[k]) materialized[instruction.uses[k]] = true;
+        }
+      }
+      for (std::uint32_t v = 0; v < out_.values.size(); ++v) {
+        if (materialized[v] && out_.values[v].rematerializable && !out_.values[v].scratch) {
+          out_.values[v].rematerializable = false;
+        }
+      }
+    }
     // Elements nobody reads are not written (a texture fetch's write mask) and need no place
     // in their group.
     for (std::vector<std::uint32_t>& group : out_.vectorGroups) {
@@ -107,57 +123,6 @@ class Lowerer {
     }
   }
 
-  // Warp-uniform values — computed only from kernel parameters, immediates, addresses and the
-  // block's coordinates by integer instructions — live in the uniform register file (UR0..UR62)
-  // on sm_75 and later, which ptxas does not count. On sm_80 and later a uniform 64-bit address
-  // of a global or generic access is copied into a register pair where it is used (sm_75 reads
-  // [UR4+imm] directly), so such a value is rematerialized at its uses instead.
-  void markUniformValues() {
-    std::vector<bool> uniform(out_.values.size(), false);
-    for (const auto& [value, fact] : facts_) {
-      uniform[value] = fact.definitions > 0 && fact.uniformCandidate;
-    }
-    for (std::uint32_t v : out_.liveAtEntry) uniform[v] = false;
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (const auto& [value, fact] : facts_) {
-        if (!uniform[value]) continue;
-        for (std::uint32_t source : fact.sources) {
-          if (!uniform[source] && !out_.values[source].rematerializable) {
-            uniform[value] = false;
-            changed = true;
-            break;
-          }
-        }
-      }
-    }
-    // A uniform value stays in a uniform register only where every reader can take it as its
-    // one uniform/constant operand: readers that need general registers (materializes), and
-    // readers with another immediate, constant or uniform operand, force it into a general
-    // register for its whole life.
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (const LoweredInstruction& instruction : out_.instructions) {
-        std::uint32_t cheapOperands = instruction.immediateOperands;
-        for (std::uint32_t u : instruction.uses) {
-          if (uniform[u] || out_.values[u].rematerializable) ++cheapOperands;
-        }
-        for (std::size_t k = 0; k < instruction.uses.size(); ++k) {
-          std::uint32_t u = instruction.uses[k];
-          if (!uniform[u] || out_.values[u].predicate) continue;
-          bool definedHere = std::find(instruction.defs.begin(), instruction.defs.end(), u) != instruction.defs.end();
-          if (instruction.materializes[k] || (cheapOperands > 1 && !definedHere && !instruction.uniformResult)) {
-            uniform[u] = false;
-            changed = true;
-          }
-        }
-      }
-    }
-    for (std::uint32_t v = 0; v < out_.values.size(); ++v) {
-      if (uniform[v] && !out_.values[v].predicate) out_.values[v].uniform = true;
-    }
-  }
-
   std::uint32_t valueOf(RegisterKey key) {
     auto [it, inserted] = ids_.try_emplace(key, static_cast<std::uint32_t>(out_.values.size()));
     if (inserted) {
@@ -183,9 +148,8 @@ class Lowerer {
   }
 
   // Every register an operand reads: itself, a vector's elements, an address's base. Whether
-  // a cheap value (an immediate, a parameter, a uniform value) read here needs a general
-  // register: an ALU instruction reads it as an immediate, a constant-bank or a uniform
-  // operand; store data, vector elements and the operands of memory, texture, matrix and call
+  // a cheap value (an immediate, a parameter, a constant-bank word) read here needs a general
+  // register: an ALU instruction reads it as an immediate or a constant-bank operand; store data, vector elements and the operands of memory, texture, matrix and call
   // instructions must be in general registers; a global, local or generic address base must
   // be in a register pair from sm_80 on (sm_75 addresses [UR+imm] directly).
   void addReads(const InstructionOperand& operand, const InstructionSite& site, bool aluInstruction,
@@ -238,6 +202,7 @@ class Lowerer {
   void lowerInstruction(std::uint32_t index, LoweredInstruction& out) {
     const InstructionSite& site = module_.instructions[index];
     if (site.inDamagedCode) return;
+    if (isGlobalConversionInPlace(site)) return;
     std::vector<std::uint32_t> written = flow_.definedOperands(index);
     for (std::uint32_t operand : written) addRegister(module_.operands[operand], out.defs);
     recordFacts(site, written, out);
@@ -249,8 +214,8 @@ class Lowerer {
     std::string_view opcode = slice(text_, site.opcode);
     bool readsDestination = destinationIsAlsoRead(opcode);
     bool aluInstruction = !site.isCall && isAluOpcode(opcode);
-    if (!std::getenv("PTXLS_NO_GROUPS") && (opcode == "ld" || opcode == "ldu" || opcode == "st" || opcode == "tex" || opcode == "tld4" ||
-        opcode == "suld" || opcode == "sust")) {
+    if (opcode == "ld" || opcode == "ldu" || opcode == "st" || opcode == "tex" || opcode == "tld4" || opcode == "suld" ||
+        opcode == "sust") {
       recordVectorGroups(site);
     }
     for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
@@ -265,17 +230,9 @@ class Lowerer {
       addUse(*guard, out, true);
       out.guardedDefs = !out.defs.empty();
     }
-    for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
-      OperandShape shape = module_.operands[o].shape;
-      if (shape == OperandShape::IntegerLiteral || shape == OperandShape::FloatLiteral ||
-          shape == OperandShape::Symbol || shape == OperandShape::Expression) {
-        ++out.immediateOperands;
-      }
-    }
-    out.uniformResult = isUniformCapable(site, opcode);
     // Instructions ptxas expands into a sequence or a slow-path subroutine need temporaries
     // beside their operands, held at the instruction only.
-    for (std::uint32_t units = std::getenv("PTXLS_NO_SCRATCH") ? 0 : expansionScratchUnits(site, opcode); units > 0;) {
+    for (std::uint32_t units = expansionScratchUnits(site, opcode); units > 0;) {
       std::uint8_t width = units >= 2 ? 2 : 1;
       LoweredValue value;
       value.units = width;
@@ -288,17 +245,22 @@ class Lowerer {
     }
   }
 
-  // Temporaries of the expanded instructions, measured with ptxas 13 on one-instruction
-  // kernels against the same kernel with an add (scripts/expansion-registers.py): the same on
-  // sm_75 and sm_90, and additive to what else is live.
+  // Temporaries of the expanded instructions, measured with ptxas 13 on kernels that differ
+  // only in the instruction (scripts/expansion-registers.py, sm_80 and sm_90 alike); they add
+  // to whatever else is live there.
   std::uint32_t expansionScratchUnits(const InstructionSite& site, std::string_view opcode) const {
-    if (opcode != "div" && opcode != "rem" && opcode != "rcp" && opcode != "sqrt" && opcode != "rsqrt") return 0;
+    if (opcode != "div" && opcode != "rem" && opcode != "rcp" && opcode != "sqrt" && opcode != "rsqrt" &&
+        opcode != "mul" && opcode != "popc") {
+      return 0;
+    }
     bool approximate = false;
+    bool high = false;
     std::string_view type;
     for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
       std::string_view modifier = slice(text_, module_.modifiers[m]);
       if (modifier == ".approx" || modifier == ".full") approximate = true;
-      if (modifier.size() >= 3 && (modifier[1] == 's' || modifier[1] == 'u' || modifier[1] == 'f') &&
+      if (modifier == ".hi") high = true;
+      if (modifier.size() >= 3 && (modifier[1] == 's' || modifier[1] == 'u' || modifier[1] == 'f' || modifier[1] == 'b') &&
           std::isdigit(static_cast<unsigned char>(modifier[2]))) {
         type = modifier;
       }
@@ -306,23 +268,36 @@ class Lowerer {
     bool wide = type.ends_with("64");
     bool isSigned = type.starts_with(".s");
     bool isFloat = type.starts_with(".f");
+    if (opcode == "mul") return high && wide ? (isSigned ? 7 : 3) : 0;
+    if (opcode == "popc") return wide ? 3 : 0;
     if (opcode == "div") {
-      if (!isFloat) return wide ? (isSigned ? 13 : 11) : (isSigned ? 8 : 5);
+      if (!isFloat) return wide ? (isSigned ? 14 : 12) : (isSigned ? 8 : 5);
       if (approximate) return 0;
       return wide ? 16 : 8;
     }
-    if (opcode == "rem") return wide ? (isSigned ? 13 : 11) : (isSigned ? 7 : 5);
-    if (opcode == "rcp") return approximate ? (wide ? 0 : 1) : (wide ? 7 : 8);
-    if (opcode == "sqrt") return approximate ? 0 : (wide ? 13 : 5);
-    return wide ? 7 : 0;  // rsqrt.approx.f64 is refined in software; .f32 is one MUFU.
+    if (opcode == "rem") return wide ? (isSigned ? 14 : 12) : (isSigned ? 7 : 5);
+    if (opcode == "rcp") return approximate && !wide ? 0 : 10;
+    if (opcode == "sqrt") return approximate ? 0 : (wide ? 13 : 7);
+    return wide ? 10 : 0;  // rsqrt.approx.f64 is refined in software; .f32 is one MUFU.
   }
 
-  // What the folding and uniformity passes need: per value, its definitions, their sources,
-  // and how it is read.
+  // `cvta.to.global.u64 %rd1, %rd1` (or cvta.global): a global address and its generic
+  // address are the same bits, so ptxas emits nothing and the register keeps its value.
+  bool isGlobalConversionInPlace(const InstructionSite& site) const {
+    if (slice(text_, site.opcode) != "cvta" || site.operandCount != 2 || site.isGuarded()) return false;
+    bool global = false;
+    for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
+      global = global || slice(text_, module_.modifiers[m]) == ".global";
+    }
+    auto destination = flow_.registerOf(module_.operands[site.firstOperand]);
+    auto source = flow_.registerOf(module_.operands[site.firstOperand + 1]);
+    return global && destination && source && *destination == *source;
+  }
+
+  // What the folding and narrowing passes need: per value, its definitions and how it is read.
   void recordFacts(const InstructionSite& site, const std::vector<std::uint32_t>& written, const LoweredInstruction& out) {
     std::string_view opcode = slice(text_, site.opcode);
-    bool uniformOpcode = isUniformCapable(site, opcode);
-    std::vector<std::uint32_t> sources;
+    std::uint32_t sources = 0;
     std::uint32_t offsetBase = kNoValue;
     bool otherOperand = false;
     // Pointer arithmetic: a 64-bit add, sub, mov or cvta whose result may be a shared address.
@@ -339,19 +314,14 @@ class Lowerer {
         case OperandShape::Register:
           if (auto key = flow_.registerOf(operand)) {
             std::uint32_t v = valueOf(*key);
-            sources.push_back(v);
+            ++sources;
             ++facts_[v].reads;
             if (offsetBase == kNoValue) offsetBase = v; else otherOperand = true;
             if (pointerArithmetic) {
               ++facts_[v].pointerArithmeticReads;
               facts_[v].feeds.push_back(pointerResult);
             }
-            if (isStore(opcode)) ++facts_[v].dataReads;
           }
-          break;
-        case OperandShape::SpecialRegister:
-          if (!isUniformSpecialRegister(slice(text_, operand.range))) uniformOpcode = false;
-          otherOperand = true;
           break;
         case OperandShape::IntegerLiteral:
           break;
@@ -361,9 +331,8 @@ class Lowerer {
               std::uint32_t v = valueOf(*key);
               ++facts_[v].reads;
               ++facts_[v].addressReads;
-              if (isGlobalOrGenericAccess(site)) ++facts_[v].memoryAddressReads;
               if (isSharedAccess(site)) ++facts_[v].sharedAddressReads;
-              sources.push_back(v);
+              ++sources;
             }
           }
           otherOperand = true;
@@ -372,10 +341,8 @@ class Lowerer {
         case OperandShape::PredicatePair:
           for (std::uint32_t e = 0; e < operand.elementCount; ++e) {
             if (auto key = flow_.registerOf(module_.operands[operand.firstElement + e])) {
-              std::uint32_t v = valueOf(*key);
-              ++facts_[v].reads;
-              ++facts_[v].dataReads;
-              sources.push_back(v);
+              ++facts_[valueOf(*key)].reads;
+              ++sources;
             }
           }
           otherOperand = true;
@@ -385,24 +352,17 @@ class Lowerer {
           break;
       }
     }
-    if (auto guard = flow_.guardRegisterOf(site)) {
-      if (auto key = flow_.registerOf(*guard)) sources.push_back(valueOf(*key));
-    }
     bool addsOffset = opcode == "add" && written.size() == 1 && !otherOperand && offsetBase != kNoValue &&
-                      sources.size() == 1 && !site.isGuarded() && site.operandCount == 3 &&
+                      sources == 1 && !site.isGuarded() && site.operandCount == 3 &&
                       module_.operands[site.firstOperand + 2].shape == OperandShape::IntegerLiteral;
     for (std::uint32_t d : out.defs) {
       ValueFacts& fact = facts_[d];
       ++fact.definitions;
-      fact.uniformCandidate = (fact.definitions == 1 || fact.uniformCandidate) && uniformOpcode;
-      fact.sources.insert(fact.sources.end(), sources.begin(), sources.end());
       fact.offsetOf = addsOffset && fact.definitions == 1 ? offsetBase : kNoValue;
-      fact.definedInLoop = fact.definedInLoop || currentInLoop_;
+      bool copies = (opcode == "mov" || opcode == "cvta") && sources == 1 && !otherOperand && !site.isGuarded() &&
+                    offsetBase != kNoValue && site.operandCount == 2;
+      fact.copyOf = copies && fact.definitions == 1 ? offsetBase : kNoValue;
     }
-  }
-
-  static bool isStore(std::string_view opcode) {
-    return opcode == "st" || opcode == "sust" || opcode == "atom" || opcode == "red" || opcode == "cp";
   }
 
   bool isGlobalOrGenericAccess(const InstructionSite& site) const {
@@ -453,32 +413,6 @@ class Lowerer {
     }
   }
 
-  static bool isUniformSpecialRegister(std::string_view name) {
-    return name.starts_with("%ctaid") || name.starts_with("%nctaid") || name.starts_with("%ntid") ||
-           name.starts_with("%clusterid") || name.starts_with("%nclusterid") || name.starts_with("%cluster_ctaid") ||
-           name.starts_with("%cluster_nctaid") || name.starts_with("%cluster_ctarank") ||
-           name.starts_with("%cluster_nctarank") || name == "%gridid";
-  }
-
-  // Integer instructions the uniform datapath executes (UIADD3, UIMAD, ULOP3, USHF, ULDC...).
-  bool isUniformCapable(const InstructionSite& site, std::string_view opcode) const {
-    static constexpr std::string_view kOpcodes[] = {"mov", "add", "sub", "mul", "mad", "shl", "shr", "and", "or",
-                                                    "xor", "not", "cvt", "cvta", "selp", "setp", "min", "max", "neg"};
-    bool known = std::find(std::begin(kOpcodes), std::end(kOpcodes), opcode) != std::end(kOpcodes);
-    if (opcode == "ld") return kernel_ && site.modifierCount > 0 &&
-                               (slice(text_, module_.modifiers[site.firstModifier]) == ".param" ||
-                                slice(text_, module_.modifiers[site.firstModifier]) == ".const");
-    if (!known) return false;
-    for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
-      std::string_view modifier = slice(text_, module_.modifiers[m]);
-      if (modifier.starts_with(".f") || modifier.starts_with(".bf") || modifier.starts_with(".e4") ||
-          modifier.starts_with(".e5") || modifier == ".cc") {
-        return false;
-      }
-    }
-    return true;
-  }
-
   // ld.param of a kernel parameter (constant bank), or a mov of an immediate or of a
   // variable's address: nothing a register must carry from the definition to the uses.
   bool isCheapDefinition(const InstructionSite& site) const {
@@ -508,15 +442,11 @@ class Lowerer {
     std::uint32_t definitions = 0;
     std::uint32_t reads = 0;
     std::uint32_t addressReads = 0;        // As the base of an address.
-    std::uint32_t memoryAddressReads = 0;  // ... of a global or generic access.
-    std::uint32_t dataReads = 0;           // As data a uniform register cannot feed (stores, vectors).
     std::uint32_t sharedAddressReads = 0;  // As the base of a shared-memory address.
     std::uint32_t pointerArithmeticReads = 0;
     std::vector<std::uint32_t> feeds;      // Values its pointer arithmetic reads define.
-    bool uniformCandidate = false;         // Every definition is a uniform-capable instruction.
-    bool definedInLoop = false;            // Some definition sits on a CFG cycle.
-    std::vector<std::uint32_t> sources;    // Registers its definitions read.
     std::uint32_t offsetOf = kNoValue;     // Defined once as this value plus an immediate.
+    std::uint32_t copyOf = kNoValue;       // Defined once as a copy (mov, cvta) of this value.
   };
 
   std::string_view text_;
@@ -525,8 +455,7 @@ class Lowerer {
   bool kernel_ = false;
   std::uint32_t sm_ = 75;
   std::unordered_map<std::uint32_t, ValueFacts> facts_;
-  std::vector<bool> instructionInLoop_;  // Function-local instruction index.
-  bool currentInLoop_ = false;
+
   std::unordered_map<std::uint32_t, bool> cheapDefinitions_;
   LoweredFunction out_;
   std::unordered_map<RegisterKey, std::uint32_t, KeyHash> ids_;
@@ -655,17 +584,13 @@ std::pair<std::uint32_t, std::uint32_t> allocate(const LoweredFunction& lowered,
     const std::vector<std::uint32_t>& group = lowered.vectorGroups[g];
     bool usable = std::all_of(group.begin(), group.end(), [&](std::uint32_t v) {
       return v != kNone && !lowered.values[v].predicate && lowered.values[v].units == lowered.values[group[0]].units &&
-             !lowered.values[v].rematerializable && !lowered.values[v].uniform && groupOf[v] == kNone;
+             !lowered.values[v].rematerializable && groupOf[v] == kNone;
     });
     bool distinct = true;
     for (std::size_t a = 0; a < group.size() && distinct; ++a) {
       for (std::size_t b = a + 1; b < group.size(); ++b) distinct = distinct && group[a] != group[b];
     }
     if (!usable || !distinct) continue;
-    if (std::getenv("PTXLS_DEBUG_GROUPS")) {
-      for (std::uint32_t v : group) fprintf(stderr, "%u(%zu pts, first %u) ", v, pointsOf[v].size(), firstPoint[v]);
-      fprintf(stderr, "\n");
-    }
     for (std::uint32_t v : group) groupOf[v] = g;
   }
   std::vector<bool> placed(lowered.values.size(), false);
@@ -733,15 +658,18 @@ std::pair<std::uint32_t, std::uint32_t> allocate(const LoweredFunction& lowered,
   return {top, spilled};
 }
 
-// Whether a call's target is a function defined in this module (an indirect call's target is
-// a register; an `.extern` function's body is elsewhere).
-bool calleeHasBody(const Module& module, SymbolId callee) {
-  if (callee == kNoSymbol || callee >= module.symbols.size()) return false;
+// The function with a body that a call's target names, SIZE_MAX when there is none (an
+// indirect call's target is a register; an `.extern` function's body is elsewhere).
+std::size_t definedFunction(const Module& module, SymbolId callee) {
+  if (callee == kNoSymbol || callee >= module.symbols.size()) return SIZE_MAX;
   const std::string& name = module.symbols[callee].name;
-  for (const FunctionInfo& function : module.functions) {
-    if (function.bodyScope != kNoScope && module.symbols[function.symbol].name == name) return true;
+  for (std::size_t f = 0; f < module.functions.size(); ++f) {
+    const FunctionInfo& function = module.functions[f];
+    if (function.bodyScope != kNoScope && !function.hasSyntaxErrors && module.symbols[function.symbol].name == name) {
+      return f;
+    }
   }
-  return false;
+  return SIZE_MAX;
 }
 
 // The registers a function needs around a call that ptxas compiles through the ABI, with
@@ -805,11 +733,7 @@ std::uint32_t unrolledLoopRegisters(std::string_view text, const Module& module,
   constexpr std::uint32_t kLargestUnrolledBody = 45;
   constexpr std::uint32_t kUnrollFactor = 4;
   std::uint32_t result = 0;
-  std::optional<SmLimits> limits = limitsForTarget("sm_" + std::to_string(compiledArchitecture(text, module)));
-  if (!limits) return 0;
-  std::uint32_t threadsPerSm = limits->maxWarpsPerSm * 32;
-  std::uint32_t fullOccupancy = limits->registersPerSm / threadsPerSm / 8 * 8;
-  std::uint32_t ceiling = std::max(current, std::min<std::uint32_t>(fullOccupancy, 255));
+  std::uint32_t ceiling = std::max(current, fullOccupancyRegisters(compiledArchitecture(text, module)));
   std::uint32_t first = function.firstInstruction;
   for (std::uint32_t b = 0; b < blocks.size(); ++b) {
     const flow::BasicBlock& block = blocks[b];
@@ -875,6 +799,13 @@ std::uint32_t unrolledLoopRegisters(std::string_view text, const Module& module,
 
 }  // namespace
 
+std::uint32_t fullOccupancyRegisters(std::uint32_t sm) {
+  std::optional<SmLimits> limits = limitsForTarget("sm_" + std::to_string(sm));
+  if (!limits) return 32;
+  std::uint32_t threadsPerSm = limits->maxWarpsPerSm * 32;
+  return std::min<std::uint32_t>(255, limits->registersPerSm / threadsPerSm / 8 * 8);
+}
+
 std::uint32_t compiledArchitecture(std::string_view text, const Module& module) {
   constexpr std::uint32_t kLowestPtxasTarget = 75;
   TargetArch arch;
@@ -926,10 +857,29 @@ std::uint32_t launchBoundsRegisterCeiling(std::uint32_t threadsPerBlock, std::ui
 
 std::vector<RegisterEstimate> estimateRegisters(std::string_view text, const Module& module, flow::FlowCache& flows) {
   std::vector<RegisterEstimate> estimates;
+  std::vector<std::size_t> estimateOf(module.functions.size(), SIZE_MAX);
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const FunctionInfo& function = module.functions[f];
     if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
+    estimateOf[f] = estimates.size();
     estimates.push_back(estimateFunction(text, module, flows, f));
+  }
+  // A caller needs its callee's registers on top of what it keeps across the call (whether
+  // ptxas inlines the callee or calls it). Call chains are followed to a fixpoint; cycles
+  // (recursion through several functions) stop growing at the architectural 255.
+  for (std::size_t pass = 0; pass < estimates.size() + 1; ++pass) {
+    bool changed = false;
+    for (RegisterEstimate& estimate : estimates) {
+      for (const auto& [callee, across] : estimate.directCalls) {
+        if (estimateOf[callee] == SIZE_MAX) continue;
+        std::uint32_t needed = std::min<std::uint32_t>(255, estimates[estimateOf[callee]].registers + across);
+        if (needed > estimate.registers) {
+          estimate.registers = needed;
+          changed = true;
+        }
+      }
+    }
+    if (!changed) break;
   }
   return estimates;
 }
@@ -959,7 +909,7 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
         for (std::uint32_t d : instruction.defs) live.erase(d);
       }
       for (std::uint32_t u : instruction.uses) {
-        if (!lowered.values[u].rematerializable && !lowered.values[u].uniform) live.insert(u);
+        if (!lowered.values[u].rematerializable) live.insert(u);
       }
     }
     return live;
@@ -978,25 +928,37 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
     }
   }
 
-  if (std::getenv("PTXLS_NO_SCHEDULE") == nullptr) {
-    std::int64_t target = std::getenv("PTXLS_SCHED_T") ? std::atoll(std::getenv("PTXLS_SCHED_T")) : 1 << 30;
-    order = scheduleBlocks(text, module, flow, lowered, [&](std::uint32_t b) {
-      BlockLiveness block;
-      liveIn[b].forEach([&](std::uint32_t v) {
-        if (!lowered.values[v].predicate && !lowered.values[v].rematerializable && !lowered.values[v].uniform) block.liveInUnits += lowered.values[v].units;
-      });
-      block.pressureTarget = target;
-      block.liveOut = [&liveOut, b](std::uint32_t v) { return liveOut[b].contains(v); };
-      return block;
+  // ptxas hoists loads while the pressure stays under the registers that keep every warp
+  // slot usable (the same ceiling its unrolling respects, below); past it, it schedules for
+  // registers. The target is in 32-bit units, without R1 and the two reserved registers.
+  std::uint32_t sm = compiledArchitecture(text, module);
+  std::int64_t pressureTarget = std::max<std::int64_t>(8, std::int64_t{fullOccupancyRegisters(sm)} - 1 - kReportedReserve);
+  order = scheduleBlocks(text, module, flow, lowered, [&](std::uint32_t b) {
+    BlockLiveness block;
+    liveIn[b].forEach([&](std::uint32_t v) {
+      if (!lowered.values[v].predicate && !lowered.values[v].rematerializable) block.liveInUnits += lowered.values[v].units;
     });
-  }
+    block.pressureTarget = pressureTarget;
+    block.liveOut = [&liveOut, b](std::uint32_t v) { return liveOut[b].contains(v); };
+    return block;
+  });
 
   // Calls ptxas cannot inline — indirect ones, and calls of functions defined elsewhere —
   // follow the ABI, whose register floor applies (callRegisterFloor).
+  // Calls of functions defined here: the callee's registers add to what lives across the
+  // call (estimateRegisters folds them in once every function is estimated).
+  constexpr std::size_t kNoFunction = SIZE_MAX;
   std::vector<bool> opaqueCall(function.instructionCount, false);
+  std::vector<std::size_t> calleeOf(function.instructionCount, kNoFunction);
   for (std::uint32_t i = 0; i < function.instructionCount; ++i) {
     const InstructionSite& site = module.instructions[first + i];
-    opaqueCall[i] = site.isCall && !site.inDamagedCode && !calleeHasBody(module, site.callee);
+    if (!site.isCall || site.inDamagedCode) continue;
+    std::size_t callee = definedFunction(module, site.callee);
+    if (callee == kNoFunction || callee == f) {
+      opaqueCall[i] = true;  // Indirect, external, or recursive: through the ABI.
+    } else {
+      calleeOf[i] = callee;
+    }
   }
   std::uint32_t callFloor = 0;
 
@@ -1028,8 +990,7 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
       }
       for (std::size_t k = 0; k < instruction.uses.size(); ++k) {
         const LoweredValue& value = lowered.values[instruction.uses[k]];
-        bool cheap = value.rematerializable || value.uniform;
-        if (!cheap || instruction.materializes[k]) before.insert(instruction.uses[k]);
+        if (!value.rematerializable || instruction.materializes[k]) before.insert(instruction.uses[k]);
       }
       // A result nobody reads is not kept (ptxas removes the instruction, or writes RZ), so
       // what lives after the instruction is exactly what lives on.
@@ -1046,14 +1007,18 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
         });
         return units;
       };
-      if (opaqueCall[point]) {
+      if (opaqueCall[point] || calleeOf[point] != kNoFunction) {
         std::uint32_t across = 0;
         liveAfter.forEach([&](std::uint32_t v) {
           const LoweredValue& value = lowered.values[v];
           bool result = std::find(instruction.defs.begin(), instruction.defs.end(), v) != instruction.defs.end();
           if (!value.predicate && !result) across += value.units;
         });
-        callFloor = std::max(callFloor, callRegisterFloor(across));
+        if (opaqueCall[point]) {
+          callFloor = std::max(callFloor, callRegisterFloor(across));
+        } else {
+          estimate.directCalls.push_back({calleeOf[point], across});
+        }
       }
       std::uint32_t predicatesBefore = 0;
       std::uint32_t predicatesAfter = 0;

@@ -38,9 +38,6 @@ struct LoweredValue {
   // parameter read from the constant bank, a variable's address): ptxas rematerializes such
   // values or folds them into the using instruction, so they hold a register only there.
   bool rematerializable = false;
-  // Warp-uniform (derived from parameters, immediates and block coordinates by integer
-  // instructions): held in the uniform register file, which ptxas's figure does not count.
-  bool uniform = false;
   // A temporary of an expanded instruction (division, square root...), live at it only; its
   // `reg` names no register.
   bool scratch = false;
@@ -50,13 +47,12 @@ struct LoweredValue {
 // LoweredFunction::values). A write under a guard keeps the old value alive.
 struct LoweredInstruction {
   std::vector<std::uint32_t> uses;
-  // Parallel to uses: whether a cheap value read there (rematerializable or uniform) must be
-  // put in a general register for this instruction.
+  // Parallel to uses: whether a rematerializable value read there must be put in a general
+  // register for this instruction (an ALU instruction takes it as an immediate or a
+  // constant-bank operand; a store, a vector or an address of memory does not).
   std::vector<bool> materializes;
   std::vector<std::uint32_t> defs;
   bool guardedDefs = false;
-  std::uint8_t immediateOperands = 0;  // Immediates, symbols and constant expressions it reads.
-  bool uniformResult = false;          // The uniform datapath can execute it.
 };
 
 struct LoweredFunction {
@@ -77,6 +73,10 @@ constexpr std::uint32_t kReportedReserve = 2;
 // The architecture ptxas compiles the module for: its `.target`, or sm_75 (the lowest that
 // ptxas 13 accepts) when that is older or missing.
 std::uint32_t compiledArchitecture(std::string_view text, const Module& module);
+
+// The most registers per thread that keep every warp slot of an SM usable on sm_<sm>
+// (65536 registers / 2048 threads = 32 on sm_80 and sm_90; 40 on sm_86/sm_89; 64 on sm_75).
+std::uint32_t fullOccupancyRegisters(std::uint32_t sm);
 
 // A performance-tuning directive's value (`.maxnreg 64`: position 0 is 64), if present.
 std::optional<std::uint64_t> functionDirective(const FunctionInfo& function, std::string_view name,
@@ -103,6 +103,9 @@ struct RegisterEstimate {
   std::vector<std::uint16_t> liveUnits;
   // Per instruction: whether it sits inside a loop (a block on a CFG cycle).
   std::vector<bool> inLoop;
+  // Calls of functions defined in the module: (Module::functions index, 32-bit units live
+  // across the call). estimateRegisters raises `registers` to cover each callee.
+  std::vector<std::pair<std::size_t, std::uint32_t>> directCalls;
 };
 
 // Estimates one function with a body (Module::functions[function]).

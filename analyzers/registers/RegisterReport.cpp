@@ -127,9 +127,9 @@ std::string summaryLine(const FunctionRegisterReport& report, bool ascii) {
   return line;
 }
 
-PlotInput plotInputFor(std::string_view text, const Module& module, const FunctionRegisterReport& report) {
+PlotInput plotInputFor(std::string_view text, const LineIndex& lines, const Module& module,
+                       const FunctionRegisterReport& report) {
   const FunctionInfo& function = module.functions[report.estimate.function];
-  LineIndex lines(text);
   PlotInput input;
   input.kernel = report.name;
   input.target = report.target;

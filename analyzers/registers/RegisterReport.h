@@ -13,6 +13,7 @@
 #include "registers/Occupancy.h"
 #include "registers/RegisterPlot.h"
 #include "registers/RegisterPressure.h"
+#include "text/LineIndex.h"
 
 namespace ptx::registers {
 
@@ -50,6 +51,8 @@ std::vector<FunctionRegisterReport> reportRegisters(std::string_view text, const
 std::string summaryLine(const FunctionRegisterReport& report, bool ascii = false);
 
 // The plot's input for one function: per instruction its line, source text and live count.
-PlotInput plotInputFor(std::string_view text, const Module& module, const FunctionRegisterReport& report);
+// `lines` indexes `text` (built once by the caller: a file has many functions).
+PlotInput plotInputFor(std::string_view text, const LineIndex& lines, const Module& module,
+                       const FunctionRegisterReport& report);
 
 }  // namespace ptx::registers

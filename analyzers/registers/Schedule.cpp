@@ -2,7 +2,6 @@
 #include "registers/Schedule.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 namespace ptx::registers {
 namespace {
@@ -157,47 +156,92 @@ struct Node {
   std::uint64_t criticalPath = 0;         // Longest latency path to the block's end.
 };
 
+// Per-value state of the block being scheduled, in dense arrays reused across the function's
+// blocks: an entry is valid only while its stamp equals the current block's.
+struct ValueScratch {
+  explicit ValueScratch(std::size_t values)
+      : stamp(values, 0), lastDefinition(values, -1), readers(values), remainingReads(values, 0), liveOut(values, false) {}
+  std::uint32_t epoch = 0;
+  std::vector<std::uint32_t> stamp;
+  std::vector<std::int64_t> lastDefinition;              // Block-local node, -1 for none.
+  std::vector<std::vector<std::uint32_t>> readers;       // Nodes reading it since its last definition.
+  std::vector<std::uint32_t> remainingReads;             // Unscheduled instructions reading it.
+  std::vector<bool> liveOut;                             // Whether it leaves the block live.
+};
+
 void scheduleBlock(std::string_view text, const Module& module, const flow::FunctionFlow& flow,
                    const LoweredFunction& lowered, std::uint32_t functionFirst, const flow::BasicBlock& block,
-                   const BlockLiveness& liveness, std::uint32_t* out) {
+                   const std::function<BlockLiveness(std::uint32_t)>& livenessOf, std::uint32_t blockIndex,
+                   ValueScratch& scratch, std::uint32_t* out) {
   std::uint32_t size = block.end - block.first;
-  std::vector<Node> nodes(size);
   std::vector<InstructionClass> classes(size);
+  bool anyLongLatency = false;
+  for (std::uint32_t n = 0; n < size; ++n) {
+    const InstructionSite& site = module.instructions[block.first + n];
+    classes[n] = site.inDamagedCode ? InstructionClass{.fence = true, .terminator = true}
+                                    : classify(text, module, flow, site);
+    anyLongLatency = anyLongLatency || classes[n].latency >= kSharedLatency;
+  }
+  // Without long-latency instructions there is nothing to hide: the source order stands.
+  if (!anyLongLatency) return;
+  BlockLiveness liveness = livenessOf(blockIndex);
+  ++scratch.epoch;
+  auto touch = [&](std::uint32_t v) {
+    if (scratch.stamp[v] == scratch.epoch) return;
+    scratch.stamp[v] = scratch.epoch;
+    scratch.lastDefinition[v] = -1;
+    scratch.readers[v].clear();
+    scratch.remainingReads[v] = 0;
+    scratch.liveOut[v] = liveness.liveOut(v);
+  };
+  std::vector<Node> nodes(size);
   auto edge = [&](std::uint32_t from, std::uint32_t to, std::uint32_t latency) {
     if (from == to) return;
     nodes[from].successors.push_back(to);
     nodes[from].latencies.push_back(latency);
     ++nodes[to].waitingFor;
   };
-  std::unordered_map<std::uint32_t, std::uint32_t> lastDefinition;               // value -> node
-  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> readsSinceDefinition;  // value -> nodes
   std::vector<std::vector<std::uint32_t>> loadsSinceStore(kSpaceCount);
   std::vector<std::int64_t> lastStore(kSpaceCount, -1);
   std::vector<std::uint32_t> memorySinceFence;
   std::int64_t lastFence = -1;
+  auto instructionAt = [&](std::uint32_t n) -> const LoweredInstruction& {
+    return lowered.instructions[block.first + n - functionFirst];
+  };
+  // Each distinct register an instruction reads, once.
+  auto forEachDistinctUse = [](const LoweredInstruction& instruction, auto&& f) {
+    for (std::size_t k = 0; k < instruction.uses.size(); ++k) {
+      auto begin = instruction.uses.begin();
+      if (std::find(begin, begin + static_cast<std::ptrdiff_t>(k), instruction.uses[k]) ==
+          begin + static_cast<std::ptrdiff_t>(k)) {
+        f(instruction.uses[k]);
+      }
+    }
+  };
   for (std::uint32_t n = 0; n < size; ++n) {
-    std::uint32_t instruction = block.first + n;
-    const InstructionSite& site = module.instructions[instruction];
-    const LoweredInstruction& loweredInstruction = lowered.instructions[instruction - functionFirst];
-    InstructionClass c = site.inDamagedCode ? InstructionClass{.fence = true, .terminator = true}
-                                            : classify(text, module, flow, site);
-    classes[n] = c;
+    const LoweredInstruction& loweredInstruction = instructionAt(n);
+    const InstructionClass& c = classes[n];
     // Registers: true dependences carry the producer's latency.
     auto readValue = [&](std::uint32_t v) {
-      if (auto it = lastDefinition.find(v); it != lastDefinition.end()) edge(it->second, n, classes[it->second].latency);
-      readsSinceDefinition[v].push_back(n);
+      touch(v);
+      if (scratch.lastDefinition[v] >= 0) {
+        auto producer = static_cast<std::uint32_t>(scratch.lastDefinition[v]);
+        edge(producer, n, classes[producer].latency);
+      }
+      scratch.readers[v].push_back(n);
     };
     for (std::uint32_t v : loweredInstruction.uses) readValue(v);
     if (loweredInstruction.guardedDefs) {
       for (std::uint32_t v : loweredInstruction.defs) readValue(v);
     }
     for (std::uint32_t v : loweredInstruction.defs) {
-      if (auto it = lastDefinition.find(v); it != lastDefinition.end()) edge(it->second, n, 1);  // Output.
-      auto& readers = readsSinceDefinition[v];
-      for (std::uint32_t reader : readers) edge(reader, n, 0);                                   // Anti.
-      readers.clear();
-      lastDefinition[v] = n;
+      touch(v);
+      if (scratch.lastDefinition[v] >= 0) edge(static_cast<std::uint32_t>(scratch.lastDefinition[v]), n, 1);  // Output.
+      for (std::uint32_t reader : scratch.readers[v]) edge(reader, n, 0);                                    // Anti.
+      scratch.readers[v].clear();
+      scratch.lastDefinition[v] = n;
     }
+    forEachDistinctUse(loweredInstruction, [&](std::uint32_t v) { ++scratch.remainingReads[v]; });
     // Memory.
     bool touchesMemory = c.reads || c.writes || c.fence;
     if (c.fence) {
@@ -236,37 +280,18 @@ void scheduleBlock(std::string_view text, const Module& module, const flow::Func
     }
     nodes[n].criticalPath = std::max<std::uint64_t>(longest, classes[n].latency);
   }
-  // Register pressure as the schedule proceeds: what each instruction adds (its results that
-  // are read later or leave the block) and frees (operands it reads last).
-  std::unordered_map<std::uint32_t, std::uint32_t> remainingReads;
-  for (std::uint32_t n = 0; n < size; ++n) {
-    const LoweredInstruction& instruction = lowered.instructions[block.first + n - functionFirst];
-    for (std::size_t k = 0; k < instruction.uses.size(); ++k) {
-      std::uint32_t v = instruction.uses[k];
-      if (std::find(instruction.uses.begin(), instruction.uses.begin() + static_cast<std::ptrdiff_t>(k), v) ==
-          instruction.uses.begin() + static_cast<std::ptrdiff_t>(k)) {
-        ++remainingReads[v];
-      }
-    }
-  }
-  auto occupies = [&](std::uint32_t v) {
-    return !lowered.values[v].predicate && !lowered.values[v].rematerializable && !lowered.values[v].uniform;
-  };
+  // Register pressure as the schedule proceeds: what an instruction adds (results read later
+  // or leaving the block) less what it frees (operands it reads last).
+  auto occupies = [&](std::uint32_t v) { return !lowered.values[v].predicate && !lowered.values[v].rematerializable; };
   auto pressureDelta = [&](std::uint32_t n) {
-    const LoweredInstruction& instruction = lowered.instructions[block.first + n - functionFirst];
+    const LoweredInstruction& instruction = instructionAt(n);
     std::int64_t delta = 0;
-    for (std::size_t k = 0; k < instruction.uses.size(); ++k) {
-      std::uint32_t v = instruction.uses[k];
-      if (!occupies(v) || liveness.liveOut(v)) continue;
-      if (std::find(instruction.uses.begin(), instruction.uses.begin() + static_cast<std::ptrdiff_t>(k), v) !=
-          instruction.uses.begin() + static_cast<std::ptrdiff_t>(k)) {
-        continue;
-      }
-      if (remainingReads[v] == 1) delta -= lowered.values[v].units;
-    }
+    forEachDistinctUse(instruction, [&](std::uint32_t v) {
+      if (occupies(v) && !scratch.liveOut[v] && scratch.remainingReads[v] == 1) delta -= lowered.values[v].units;
+    });
     for (std::uint32_t d : instruction.defs) {
       if (!occupies(d)) continue;
-      bool readLater = remainingReads[d] > 0 || liveness.liveOut(d);
+      bool readLater = scratch.remainingReads[d] > 0 || scratch.liveOut[d];
       bool alreadyLive = std::find(instruction.uses.begin(), instruction.uses.end(), d) != instruction.uses.end();
       if (readLater && !alreadyLive) delta += lowered.values[d].units;
     }
@@ -275,47 +300,47 @@ void scheduleBlock(std::string_view text, const Module& module, const flow::Func
   // Greedy list scheduling: the ready instruction with the longest critical path first, the
   // earlier one in the source at a tie — unless issuing it would take the pressure past the
   // point where ptxas trades latency for registers; then the ready instruction that adds the
-  // fewest registers.
+  // fewest registers. The ready list is a heap on the first order.
+  auto later = [&](std::uint32_t a, std::uint32_t b) {
+    if (nodes[a].criticalPath != nodes[b].criticalPath) return nodes[a].criticalPath < nodes[b].criticalPath;
+    return a > b;
+  };
   std::int64_t pressure = liveness.liveInUnits;
   std::vector<std::uint32_t> ready;
   for (std::uint32_t n = 0; n < size; ++n) {
     if (nodes[n].waitingFor == 0) ready.push_back(n);
   }
-  auto better = [&](std::uint32_t a, std::uint32_t b) {
-    if (nodes[a].criticalPath != nodes[b].criticalPath) return nodes[a].criticalPath > nodes[b].criticalPath;
-    return a < b;
-  };
+  std::make_heap(ready.begin(), ready.end(), later);
   std::uint32_t issued = 0;
   while (!ready.empty()) {
-    std::size_t pick = 0;
-    for (std::size_t r = 1; r < ready.size(); ++r) {
-      if (better(ready[r], ready[pick])) pick = r;
-    }
-    std::int64_t delta = pressureDelta(ready[pick]);
+    std::size_t pick = 0;  // The heap's top.
+    std::int64_t delta = pressureDelta(ready[0]);
     if (delta > 0 && pressure + delta > liveness.pressureTarget) {
-      for (std::size_t r = 0; r < ready.size(); ++r) {
+      for (std::size_t r = 1; r < ready.size(); ++r) {
         std::int64_t d = pressureDelta(ready[r]);
-        if (d < delta || (d == delta && better(ready[r], ready[pick]))) {
+        if (d < delta || (d == delta && later(ready[pick], ready[r]))) {
           pick = r;
           delta = d;
         }
       }
     }
     std::uint32_t n = ready[pick];
-    ready[pick] = ready.back();
-    ready.pop_back();
-    pressure += delta;
-    const LoweredInstruction& instruction = lowered.instructions[block.first + n - functionFirst];
-    for (std::size_t k = 0; k < instruction.uses.size(); ++k) {
-      std::uint32_t v = instruction.uses[k];
-      if (std::find(instruction.uses.begin(), instruction.uses.begin() + static_cast<std::ptrdiff_t>(k), v) ==
-          instruction.uses.begin() + static_cast<std::ptrdiff_t>(k)) {
-        --remainingReads[v];
-      }
+    if (pick == 0) {
+      std::pop_heap(ready.begin(), ready.end(), later);
+      ready.pop_back();
+    } else {
+      ready[pick] = ready.back();
+      ready.pop_back();
+      std::make_heap(ready.begin(), ready.end(), later);
     }
+    pressure += delta;
+    forEachDistinctUse(instructionAt(n), [&](std::uint32_t v) { --scratch.remainingReads[v]; });
     out[issued++] = block.first - functionFirst + n;
-    for (std::uint32_t s : nodes[n].successors) {
-      if (--nodes[s].waitingFor == 0) ready.push_back(s);
+    for (std::uint32_t successor : nodes[n].successors) {
+      if (--nodes[successor].waitingFor == 0) {
+        ready.push_back(successor);
+        std::push_heap(ready.begin(), ready.end(), later);
+      }
     }
   }
 }
@@ -329,10 +354,11 @@ std::vector<std::uint32_t> scheduleBlocks(std::string_view text, const Module& m
   std::vector<std::uint32_t> order(function.instructionCount);
   for (std::uint32_t i = 0; i < function.instructionCount; ++i) order[i] = i;
   const std::vector<flow::BasicBlock>& blocks = flow.blocks();
+  ValueScratch scratch(lowered.values.size());
   for (std::uint32_t b = 0; b < blocks.size(); ++b) {
     std::uint32_t size = blocks[b].end - blocks[b].first;
     if (size <= 2 || size > kLargestScheduledBlock) continue;
-    scheduleBlock(text, module, flow, lowered, function.firstInstruction, blocks[b], livenessOf(b),
+    scheduleBlock(text, module, flow, lowered, function.firstInstruction, blocks[b], livenessOf, b, scratch,
                   order.data() + (blocks[b].first - function.firstInstruction));
   }
   return order;
