@@ -1,13 +1,12 @@
 // RegisterPressure: lowering, liveness and linear-scan allocation (see RegisterPressure.h).
 #include "registers/RegisterPressure.h"
 
-#include <cstdlib>
-
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cctype>
 #include <charconv>
+#include <cstdlib>
 #include <unordered_map>
 
 #include "isa/IsaReference.h"
@@ -61,7 +60,8 @@ class Lowerer {
     // on the 64-bit targets ptxas 13 compiles for).
     for (bool changed = true; changed;) {
       changed = false;
-      for (const auto& [value, fact] : facts_) {
+      for (std::uint32_t value = 0; value < facts_.size(); ++value) {
+        const ValueFacts& fact = facts_[value];
         if (fact.copyOf == kNoValue || out_.values[value].rematerializable || out_.values[value].predicate) continue;
         if (out_.values[fact.copyOf].rematerializable && out_.values[fact.copyOf].units == out_.values[value].units) {
           out_.values[value].rematerializable = true;
@@ -79,7 +79,7 @@ class Lowerer {
       std::vector<bool> materialized(out_.values.size(), false);
       for (const LoweredInstruction& instruction : out_.instructions) {
         for (std::size_t k = 0; k < instruction.uses.size(); ++k) {
-          if (instruction.materializes[k]) materialized[instruction.uses[k]] = true;
+          if (instruction.materializes(k)) materialized[instruction.uses[k]] = true;
         }
       }
       for (std::uint32_t v = 0; v < out_.values.size(); ++v) {
@@ -101,7 +101,8 @@ class Lowerer {
   // own; its readers read the base instead.
   void foldAddressOffsets() {
     std::vector<std::uint32_t> baseOf(out_.values.size(), kNoValue);
-    for (const auto& [value, fact] : facts_) {
+    for (std::uint32_t value = 0; value < facts_.size(); ++value) {
+      const ValueFacts& fact = facts_[value];
       if (fact.definitions == 1 && fact.offsetOf != kNoValue && fact.reads == fact.addressReads && fact.reads > 0 &&
           facts_[fact.offsetOf].definitions <= 1) {
         baseOf[value] = fact.offsetOf;
@@ -116,7 +117,7 @@ class Lowerer {
       if (instruction.defs.size() == 1 && baseOf[instruction.defs[0]] != kNoValue) {
         instruction.defs.clear();
         instruction.uses.clear();
-        instruction.materializes.clear();
+        instruction.materializedUses = 0;
         continue;
       }
       for (std::uint32_t& u : instruction.uses) u = resolve(u);
@@ -132,6 +133,7 @@ class Lowerer {
       value.predicate = symbol.type == ".pred";
       value.units = registerUnits(symbol);
       out_.values.push_back(value);
+      facts_.emplace_back();
     }
     return it->second;
   }
@@ -142,16 +144,15 @@ class Lowerer {
 
   void addUse(const InstructionOperand& operand, LoweredInstruction& out, bool needsRegister) {
     if (auto key = flow_.registerOf(operand)) {
-      out.uses.push_back(valueOf(*key));
-      out.materializes.push_back(needsRegister);
+      out.addUse(valueOf(*key), needsRegister);
     }
   }
 
   // Every register an operand reads: itself, a vector's elements, an address's base. Whether
   // a cheap value (an immediate, a parameter, a constant-bank word) read here needs a general
-  // register: an ALU instruction reads it as an immediate or a constant-bank operand; store data, vector elements and the operands of memory, texture, matrix and call
-  // instructions must be in general registers; a global, local or generic address base must
-  // be in a register pair from sm_80 on (sm_75 addresses [UR+imm] directly).
+  // register: an ALU instruction reads it as an immediate or a constant-bank operand; store data, vector elements and
+  // the operands of memory, texture, matrix and call instructions must be in general registers; a global, local or
+  // generic address base must be in a register pair from sm_80 on (sm_75 addresses [UR+imm] directly).
   void addReads(const InstructionOperand& operand, const InstructionSite& site, bool aluInstruction,
                 LoweredInstruction& out) {
     switch (operand.shape) {
@@ -191,11 +192,11 @@ class Lowerer {
 
   static bool isAluOpcode(std::string_view opcode) {
     static constexpr std::string_view kOpcodes[] = {
-        "mov",   "add",  "sub",  "mul",   "mad",   "fma",  "and",      "or",    "xor",  "not",  "shl",
-        "shr",   "setp", "set",  "selp",  "slct",  "min",  "max",      "abs",   "neg",  "cvt",  "cvta",
-        "shf",   "prmt", "bfe",  "bfi",   "lop3",  "popc", "clz",      "brev",  "mul24", "mad24", "sad",
-        "copysign", "testp", "cnot", "bfind", "dp4a", "dp2a", "addc", "subc", "madc", "div",  "rem",
-        "rcp",   "sqrt", "rsqrt", "sin",  "cos",   "ex2",  "lg2",      "tanh",  "fns"};
+        "mov",      "add",   "sub",   "mul",   "mad",  "fma",  "and",  "or",   "xor",   "not",   "shl",
+        "shr",      "setp",  "set",   "selp",  "slct", "min",  "max",  "abs",  "neg",   "cvt",   "cvta",
+        "shf",      "prmt",  "bfe",   "bfi",   "lop3", "popc", "clz",  "brev", "mul24", "mad24", "sad",
+        "copysign", "testp", "cnot",  "bfind", "dp4a", "dp2a", "addc", "subc", "madc",  "div",   "rem",
+        "rcp",      "sqrt",  "rsqrt", "sin",   "cos",  "ex2",  "lg2",  "tanh", "fns"};
     return std::find(std::begin(kOpcodes), std::end(kOpcodes), opcode) != std::end(kOpcodes);
   }
 
@@ -214,8 +215,8 @@ class Lowerer {
     std::string_view opcode = slice(text_, site.opcode);
     bool readsDestination = destinationIsAlsoRead(opcode);
     bool aluInstruction = !site.isCall && isAluOpcode(opcode);
-    if (opcode == "ld" || opcode == "ldu" || opcode == "st" || opcode == "tex" || opcode == "tld4" || opcode == "suld" ||
-        opcode == "sust") {
+    if (opcode == "ld" || opcode == "ldu" || opcode == "st" || opcode == "tex" || opcode == "tld4" ||
+        opcode == "suld" || opcode == "sust") {
       recordVectorGroups(site);
     }
     for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
@@ -238,9 +239,9 @@ class Lowerer {
       value.units = width;
       value.rematerializable = true;
       value.scratch = true;
-      out.uses.push_back(static_cast<std::uint32_t>(out_.values.size()));
-      out.materializes.push_back(true);
+      out.addUse(static_cast<std::uint32_t>(out_.values.size()), true);
       out_.values.push_back(value);
+      facts_.emplace_back();
       units -= width;
     }
   }
@@ -260,7 +261,8 @@ class Lowerer {
       std::string_view modifier = slice(text_, module_.modifiers[m]);
       if (modifier == ".approx" || modifier == ".full") approximate = true;
       if (modifier == ".hi") high = true;
-      if (modifier.size() >= 3 && (modifier[1] == 's' || modifier[1] == 'u' || modifier[1] == 'f' || modifier[1] == 'b') &&
+      if (modifier.size() >= 3 &&
+          (modifier[1] == 's' || modifier[1] == 'u' || modifier[1] == 'f' || modifier[1] == 'b') &&
           std::isdigit(static_cast<unsigned char>(modifier[2]))) {
         type = modifier;
       }
@@ -295,7 +297,8 @@ class Lowerer {
   }
 
   // What the folding and narrowing passes need: per value, its definitions and how it is read.
-  void recordFacts(const InstructionSite& site, const std::vector<std::uint32_t>& written, const LoweredInstruction& out) {
+  void recordFacts(const InstructionSite& site, const std::vector<std::uint32_t>& written,
+                   const LoweredInstruction& out) {
     std::string_view opcode = slice(text_, site.opcode);
     std::uint32_t sources = 0;
     std::uint32_t offsetBase = kNoValue;
@@ -316,7 +319,10 @@ class Lowerer {
             std::uint32_t v = valueOf(*key);
             ++sources;
             ++facts_[v].reads;
-            if (offsetBase == kNoValue) offsetBase = v; else otherOperand = true;
+            if (offsetBase == kNoValue)
+              offsetBase = v;
+            else
+              otherOperand = true;
             if (pointerArithmetic) {
               ++facts_[v].pointerArithmeticReads;
               facts_[v].feeds.push_back(pointerResult);
@@ -385,11 +391,13 @@ class Lowerer {
   // SASS (old compilers emitted 64-bit shared pointers; ptxas narrows them).
   void narrowSharedPointers() {
     std::vector<bool> narrow(out_.values.size(), false);
-    for (const auto& [value, fact] : facts_) {
+    for (std::uint32_t value = 0; value < facts_.size(); ++value) {
+      const ValueFacts& fact = facts_[value];
       narrow[value] = out_.values[value].units == 2 && fact.reads > 0 && fact.sharedAddressReads > 0 &&
                       fact.reads == fact.sharedAddressReads + fact.pointerArithmeticReads;
     }
-    for (const auto& [value, fact] : facts_) {
+    for (std::uint32_t value = 0; value < facts_.size(); ++value) {
+      const ValueFacts& fact = facts_[value];
       if (out_.values[value].units == 2 && fact.reads > 0 && fact.sharedAddressReads == 0 &&
           fact.reads == fact.pointerArithmeticReads) {
         narrow[value] = true;
@@ -397,7 +405,8 @@ class Lowerer {
     }
     for (bool changed = true; changed;) {
       changed = false;
-      for (const auto& [value, fact] : facts_) {
+      for (std::uint32_t value = 0; value < facts_.size(); ++value) {
+        const ValueFacts& fact = facts_[value];
         if (!narrow[value]) continue;
         for (std::uint32_t fed : fact.feeds) {
           if (fed != kNoValue && !narrow[fed]) {
@@ -444,9 +453,9 @@ class Lowerer {
     std::uint32_t addressReads = 0;        // As the base of an address.
     std::uint32_t sharedAddressReads = 0;  // As the base of a shared-memory address.
     std::uint32_t pointerArithmeticReads = 0;
-    std::vector<std::uint32_t> feeds;      // Values its pointer arithmetic reads define.
-    std::uint32_t offsetOf = kNoValue;     // Defined once as this value plus an immediate.
-    std::uint32_t copyOf = kNoValue;       // Defined once as a copy (mov, cvta) of this value.
+    std::vector<std::uint32_t> feeds;   // Values its pointer arithmetic reads define.
+    std::uint32_t offsetOf = kNoValue;  // Defined once as this value plus an immediate.
+    std::uint32_t copyOf = kNoValue;    // Defined once as a copy (mov, cvta) of this value.
   };
 
   std::string_view text_;
@@ -454,7 +463,7 @@ class Lowerer {
   flow::FunctionFlow& flow_;
   bool kernel_ = false;
   std::uint32_t sm_ = 75;
-  std::unordered_map<std::uint32_t, ValueFacts> facts_;
+  std::vector<ValueFacts> facts_;  // Parallel to out_.values.
 
   std::unordered_map<std::uint32_t, bool> cheapDefinitions_;
   LoweredFunction out_;
@@ -555,8 +564,8 @@ using RegisterMask = std::array<std::uint64_t, 4>;
 // (highest slot + 1) and the units that did not fit under the budget (spilled).
 std::pair<std::uint32_t, std::uint32_t> allocate(const LoweredFunction& lowered,
                                                  const std::vector<std::vector<std::uint32_t>>& pointsOf,
-                                                 const std::vector<std::uint32_t>& firstPoint,
-                                                 std::size_t pointCount, std::uint32_t budget) {
+                                                 const std::vector<std::uint32_t>& firstPoint, std::size_t pointCount,
+                                                 std::uint32_t budget) {
   std::vector<std::uint32_t> order;
   for (std::uint32_t v = 0; v < pointsOf.size(); ++v) {
     if (!pointsOf[v].empty() && !lowered.values[v].predicate) order.push_back(v);
@@ -616,7 +625,8 @@ std::pair<std::uint32_t, std::uint32_t> allocate(const LoweredFunction& lowered,
       for (std::size_t k = 0; k < group.size(); ++k) {
         std::uint32_t first = slot + static_cast<std::uint32_t>(k) * elementUnits;
         for (std::uint32_t point : pointsOf[group[k]]) {
-          for (std::uint32_t u = first; u < first + elementUnits; ++u) busy[point][u / 64] |= std::uint64_t{1} << (u % 64);
+          for (std::uint32_t u = first; u < first + elementUnits; ++u)
+            busy[point][u / 64] |= std::uint64_t{1} << (u % 64);
         }
         if (!pointsOf[group[k]].empty()) top = std::max(top, first + elementUnits);
         placed[group[k]] = true;
@@ -728,8 +738,8 @@ bool countedLoop(std::string_view text, const Module& module, flow::FunctionFlow
 // if-conversion, and the one measured.
 std::uint32_t unrolledLoopRegisters(std::string_view text, const Module& module, flow::FunctionFlow& flow,
                                     const FunctionInfo& function, const LoweredFunction& lowered,
-                                    const std::vector<flow::BasicBlock>& blocks,
-                                    const RegisterEstimate& estimate, std::uint32_t current) {
+                                    const std::vector<flow::BasicBlock>& blocks, const RegisterEstimate& estimate,
+                                    std::uint32_t current) {
   constexpr std::uint32_t kLargestUnrolledBody = 45;
   constexpr std::uint32_t kUnrollFactor = 4;
   std::uint32_t result = 0;
@@ -932,11 +942,13 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
   // slot usable (the same ceiling its unrolling respects, below); past it, it schedules for
   // registers. The target is in 32-bit units, without R1 and the two reserved registers.
   std::uint32_t sm = compiledArchitecture(text, module);
-  std::int64_t pressureTarget = std::max<std::int64_t>(8, std::int64_t{fullOccupancyRegisters(sm)} - 1 - kReportedReserve);
+  std::int64_t pressureTarget =
+      std::max<std::int64_t>(8, std::int64_t{fullOccupancyRegisters(sm)} - 1 - kReportedReserve);
   order = scheduleBlocks(text, module, flow, lowered, [&](std::uint32_t b) {
     BlockLiveness block;
     liveIn[b].forEach([&](std::uint32_t v) {
-      if (!lowered.values[v].predicate && !lowered.values[v].rematerializable) block.liveInUnits += lowered.values[v].units;
+      if (!lowered.values[v].predicate && !lowered.values[v].rematerializable)
+        block.liveInUnits += lowered.values[v].units;
     });
     block.pressureTarget = pressureTarget;
     block.liveOut = [&liveOut, b](std::uint32_t v) { return liveOut[b].contains(v); };
@@ -976,37 +988,47 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
     firstPoint[v] = std::min(firstPoint[v], point);
   };
   for (std::uint32_t v : lowered.liveAtEntry) touch(v, 0);
+  std::vector<std::uint32_t> operandsOnly;
   for (std::uint32_t b = 0; b < blocks.size(); ++b) {
     transfer(b, liveOut[b], [&](std::uint32_t i, const ValueSet& liveAfter) {
       const LoweredInstruction& instruction = lowered.instructions[i - first];
       std::uint32_t point = i - first;
       // Two points around the instruction: before it (its operands, a rematerialized value
-      // included, and what lives past it) and after it (what lives on, and its results). A
-      // result may take the register of an operand that dies here, so the pressure at the
-      // instruction is the larger of the two, not their union.
-      ValueSet before = liveAfter;
-      if (!instruction.guardedDefs) {
-        for (std::uint32_t d : instruction.defs) before.erase(d);
-      }
-      for (std::size_t k = 0; k < instruction.uses.size(); ++k) {
-        const LoweredValue& value = lowered.values[instruction.uses[k]];
-        if (!value.rematerializable || instruction.materializes[k]) before.insert(instruction.uses[k]);
-      }
-      // A result nobody reads is not kept (ptxas removes the instruction, or writes RZ), so
-      // what lives after the instruction is exactly what lives on.
-      const ValueSet& after = liveAfter;
-      auto count = [&](const ValueSet& set, std::uint32_t& predicates, std::uint32_t allocationPoint) {
-        std::uint32_t units = 0;
-        set.forEach([&](std::uint32_t v) {
-          touch(v, allocationPoint);
-          if (lowered.values[v].predicate) {
-            ++predicates;
-          } else {
-            units += lowered.values[v].units;
-          }
-        });
-        return units;
+      // included, and what lives past it) and after it (what lives on: a result nobody reads
+      // is not kept, as ptxas removes the instruction or writes RZ). A result may take the
+      // register of an operand that dies here, so the pressure at the instruction is the
+      // larger of the two, not their union. Both come from one walk over what lives after it.
+      auto killed = [&](std::uint32_t v) {
+        return !instruction.guardedDefs &&
+               std::find(instruction.defs.begin(), instruction.defs.end(), v) != instruction.defs.end();
       };
+      std::uint32_t unitsBefore = 0, unitsAfter = 0, predicatesBefore = 0, predicatesAfter = 0;
+      auto add = [&](std::uint32_t v, std::uint32_t& units, std::uint32_t& predicates) {
+        if (lowered.values[v].predicate) {
+          ++predicates;
+        } else {
+          units += lowered.values[v].units;
+        }
+      };
+      liveAfter.forEach([&](std::uint32_t v) {
+        touch(v, 2 * point + 1);
+        add(v, unitsAfter, predicatesAfter);
+        if (!killed(v)) {
+          touch(v, 2 * point);
+          add(v, unitsBefore, predicatesBefore);
+        }
+      });
+      // Operands not already counted (read here and dead after, or rematerialized here).
+      operandsOnly.clear();
+      for (std::size_t k = 0; k < instruction.uses.size(); ++k) {
+        std::uint32_t u = instruction.uses[k];
+        if (lowered.values[u].rematerializable && !instruction.materializes(k)) continue;
+        if (liveAfter.contains(u) && !killed(u)) continue;
+        if (std::find(operandsOnly.begin(), operandsOnly.end(), u) != operandsOnly.end()) continue;
+        operandsOnly.push_back(u);
+        touch(u, 2 * point);
+        add(u, unitsBefore, predicatesBefore);
+      }
       if (opaqueCall[point] || calleeOf[point] != kNoFunction) {
         std::uint32_t across = 0;
         liveAfter.forEach([&](std::uint32_t v) {
@@ -1020,13 +1042,8 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
           estimate.directCalls.push_back({calleeOf[point], across});
         }
       }
-      std::uint32_t predicatesBefore = 0;
-      std::uint32_t predicatesAfter = 0;
-      std::uint32_t unitsBefore = count(before, predicatesBefore, 2 * point);
-      std::uint32_t unitsAfter = count(after, predicatesAfter, 2 * point + 1);
       std::uint32_t units = std::max(unitsBefore, unitsAfter);
       std::uint32_t predicates = std::max(predicatesBefore, predicatesAfter);
-      const ValueSet& occupied = unitsBefore >= unitsAfter ? before : after;
       estimate.liveUnits[point] = static_cast<std::uint16_t>(std::min<std::uint32_t>(units, 0xFFFF));
       estimate.inLoop[point] = loopBlocks[b];
       estimate.maxLivePredicates = std::max(estimate.maxLivePredicates, predicates);
@@ -1034,11 +1051,16 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
         estimate.maxLiveUnits = units;
         estimate.peakInstruction = i;
         estimate.liveAtPeak.clear();
-        occupied.forEach([&](std::uint32_t v) {
-          if (!lowered.values[v].predicate && !lowered.values[v].scratch) {
-            estimate.liveAtPeak.push_back(lowered.values[v].reg);
-          }
+        auto listed = [&](std::uint32_t v) { return !lowered.values[v].predicate && !lowered.values[v].scratch; };
+        bool beforeIsPeak = unitsBefore >= unitsAfter;
+        liveAfter.forEach([&](std::uint32_t v) {
+          if (listed(v) && (!beforeIsPeak || !killed(v))) estimate.liveAtPeak.push_back(lowered.values[v].reg);
         });
+        if (beforeIsPeak) {
+          for (std::uint32_t u : operandsOnly) {
+            if (listed(u)) estimate.liveAtPeak.push_back(lowered.values[u].reg);
+          }
+        }
       }
     });
   }
@@ -1080,8 +1102,8 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
     }
   }
   estimate.registers = std::max(estimate.registers, callFloor);
-  estimate.registers = std::max(estimate.registers, unrolledLoopRegisters(text, module, flow, function, lowered,
-                                                                         blocks, estimate, estimate.registers));
+  estimate.registers = std::max(estimate.registers, unrolledLoopRegisters(text, module, flow, function, lowered, blocks,
+                                                                          estimate, estimate.registers));
   estimate.spilledUnits = spilled;
   return estimate;
 }

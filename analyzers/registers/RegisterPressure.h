@@ -32,8 +32,8 @@ namespace ptx::registers {
 // aligned group of 32-bit units it occupies).
 struct LoweredValue {
   flow::RegisterKey reg;
-  std::uint8_t units = 1;     // 32-bit registers: 1, 2 (aligned pair) or 4 (aligned quad).
-  bool predicate = false;     // Lives in the predicate file, not in general registers.
+  std::uint8_t units = 1;  // 32-bit registers: 1, 2 (aligned pair) or 4 (aligned quad).
+  bool predicate = false;  // Lives in the predicate file, not in general registers.
   // Every definition is cheap to redo where the value is used (an immediate, a kernel
   // parameter read from the constant bank, a variable's address): ptxas rematerializes such
   // values or folds them into the using instruction, so they hold a register only there.
@@ -47,10 +47,15 @@ struct LoweredValue {
 // LoweredFunction::values). A write under a guard keeps the old value alive.
 struct LoweredInstruction {
   std::vector<std::uint32_t> uses;
-  // Parallel to uses: whether a rematerializable value read there must be put in a general
-  // register for this instruction (an ALU instruction takes it as an immediate or a
-  // constant-bank operand; a store, a vector or an address of memory does not).
-  std::vector<bool> materializes;
+  // Whether the rematerializable value read as uses[k] must be put in a general register for
+  // this instruction (an ALU instruction takes it as an immediate or a constant-bank operand;
+  // a store, a vector or an address of memory does not): bit k; uses past the 64th always do.
+  std::uint64_t materializedUses = 0;
+  bool materializes(std::size_t k) const { return k >= 64 || ((materializedUses >> k) & 1) != 0; }
+  void addUse(std::uint32_t value, bool needsRegister) {
+    if (needsRegister && uses.size() < 64) materializedUses |= std::uint64_t{1} << uses.size();
+    uses.push_back(value);
+  }
   std::vector<std::uint32_t> defs;
   bool guardedDefs = false;
 };
@@ -90,15 +95,15 @@ std::uint8_t registerUnits(const Symbol& symbol);
 
 // The registers one kernel or function is estimated to use.
 struct RegisterEstimate {
-  std::size_t function = 0;            // Index into Module::functions.
-  std::uint32_t registers = 0;         // Estimated "Used N registers" of ptxas -v.
-  std::uint32_t maxLiveUnits = 0;      // Most 32-bit units live at one point.
+  std::size_t function = 0;        // Index into Module::functions.
+  std::uint32_t registers = 0;     // Estimated "Used N registers" of ptxas -v.
+  std::uint32_t maxLiveUnits = 0;  // Most 32-bit units live at one point.
   std::uint32_t maxLivePredicates = 0;
-  std::uint32_t peakInstruction = 0;   // Index into Module::instructions.
+  std::uint32_t peakInstruction = 0;          // Index into Module::instructions.
   std::vector<flow::RegisterKey> liveAtPeak;  // Registers live at the peak, widest first.
-  std::uint32_t budget = 255;          // The per-thread register limit that applies.
-  std::string budgetReason;            // "255", ".maxnreg 64", ".maxntid 256 / .minnctapersm 2".
-  std::uint32_t spilledUnits = 0;      // 32-bit units that did not fit the budget.
+  std::uint32_t budget = 255;                 // The per-thread register limit that applies.
+  std::string budgetReason;                   // "255", ".maxnreg 64", ".maxntid 256 / .minnctapersm 2".
+  std::uint32_t spilledUnits = 0;             // 32-bit units that did not fit the budget.
   // Per instruction of the function: 32-bit units live across it (for plots and inlay hints).
   std::vector<std::uint16_t> liveUnits;
   // Per instruction: whether it sits inside a loop (a block on a CFG cycle).
@@ -113,8 +118,7 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
                                   std::size_t function);
 
 // Estimates every function with a body; prototypes are skipped.
-std::vector<RegisterEstimate> estimateRegisters(std::string_view text, const Module& module,
-                                                flow::FlowCache& flows);
+std::vector<RegisterEstimate> estimateRegisters(std::string_view text, const Module& module, flow::FlowCache& flows);
 
 // The register ceiling ptxas applies for `.maxntid T` with `.minnctapersm B`:
 // min(255, floor(16384 / ceil(B * ceil(T/32) / 4) / 256) * 256 / 32) (docs: cuda-facts §4.3).

@@ -2,6 +2,7 @@
 #include "registers/Schedule.h"
 
 #include <algorithm>
+#include <span>
 
 namespace ptx::registers {
 namespace {
@@ -18,16 +19,16 @@ constexpr std::size_t kSpaceCount = 6;
 
 // Latency classes, in cycles, by order of magnitude (Volta and later).
 constexpr std::uint32_t kAluLatency = 4;
-constexpr std::uint32_t kSlowAluLatency = 16;     // MUFU, fp64, conversions through fp64, shuffles.
-constexpr std::uint32_t kSharedLatency = 30;      // Shared memory, constant bank with a register index.
-constexpr std::uint32_t kMemoryLatency = 400;     // Global, local, generic, texture, surface.
+constexpr std::uint32_t kSlowAluLatency = 16;  // MUFU, fp64, conversions through fp64, shuffles.
+constexpr std::uint32_t kSharedLatency = 30;   // Shared memory, constant bank with a register index.
+constexpr std::uint32_t kMemoryLatency = 400;  // Global, local, generic, texture, surface.
 
 struct InstructionClass {
   std::uint32_t latency = kAluLatency;
   Space space = Space::None;
-  bool reads = false;    // Reads memory.
-  bool writes = false;   // Writes memory.
-  bool fence = false;    // Orders every memory access around it (barriers, fences, calls).
+  bool reads = false;       // Reads memory.
+  bool writes = false;      // Writes memory.
+  bool fence = false;       // Orders every memory access around it (barriers, fences, calls).
   bool terminator = false;  // Branch, return, exit: stays after everything of its block.
 };
 
@@ -118,19 +119,20 @@ InstructionClass classify(std::string_view text, const Module& module, const flo
   }
   if (opcode == "mov" || opcode == "add" || opcode == "sub" || opcode == "mul" || opcode == "mad" || opcode == "fma" ||
       opcode == "and" || opcode == "or" || opcode == "xor" || opcode == "not" || opcode == "shl" || opcode == "shr" ||
-      opcode == "setp" || opcode == "set" || opcode == "selp" || opcode == "slct" || opcode == "min" || opcode == "max" ||
-      opcode == "abs" || opcode == "neg" || opcode == "cvt" || opcode == "shf" || opcode == "prmt" || opcode == "bfe" ||
-      opcode == "bfi" || opcode == "lop3" || opcode == "popc" || opcode == "clz" || opcode == "brev" || opcode == "mul24" ||
-      opcode == "mad24" || opcode == "sad" || opcode == "copysign" || opcode == "testp" || opcode == "cnot" ||
-      opcode == "bfind" || opcode == "fns" || opcode == "dp4a" || opcode == "dp2a" || opcode == "add.cc" ||
-      opcode == "addc" || opcode == "subc" || opcode == "madc" || opcode == "mul.hi") {
+      opcode == "setp" || opcode == "set" || opcode == "selp" || opcode == "slct" || opcode == "min" ||
+      opcode == "max" || opcode == "abs" || opcode == "neg" || opcode == "cvt" || opcode == "shf" || opcode == "prmt" ||
+      opcode == "bfe" || opcode == "bfi" || opcode == "lop3" || opcode == "popc" || opcode == "clz" ||
+      opcode == "brev" || opcode == "mul24" || opcode == "mad24" || opcode == "sad" || opcode == "copysign" ||
+      opcode == "testp" || opcode == "cnot" || opcode == "bfind" || opcode == "fns" || opcode == "dp4a" ||
+      opcode == "dp2a" || opcode == "add.cc" || opcode == "addc" || opcode == "subc" || opcode == "madc" ||
+      opcode == "mul.hi") {
     bool wide = hasModifier(text, module, site, ".f64");
     c.latency = wide ? kSlowAluLatency : kAluLatency;
     return c;
   }
-  if (opcode == "sin" || opcode == "cos" || opcode == "ex2" || opcode == "lg2" || opcode == "rcp" || opcode == "rsqrt" ||
-      opcode == "sqrt" || opcode == "tanh" || opcode == "div" || opcode == "rem" || opcode == "shfl" || opcode == "vote" ||
-      opcode == "match" || opcode == "redux" || opcode == "activemask") {
+  if (opcode == "sin" || opcode == "cos" || opcode == "ex2" || opcode == "lg2" || opcode == "rcp" ||
+      opcode == "rsqrt" || opcode == "sqrt" || opcode == "tanh" || opcode == "div" || opcode == "rem" ||
+      opcode == "shfl" || opcode == "vote" || opcode == "match" || opcode == "redux" || opcode == "activemask") {
     c.latency = kSlowAluLatency;
     return c;
   }
@@ -150,23 +152,30 @@ bool mayAlias(Space a, Space b) {
 }
 
 struct Node {
-  std::vector<std::uint32_t> successors;  // Block-local indices.
-  std::vector<std::uint32_t> latencies;   // Edge weights, parallel to successors.
-  std::uint32_t waitingFor = 0;           // Unscheduled predecessors.
-  std::uint64_t criticalPath = 0;         // Longest latency path to the block's end.
+  std::uint32_t firstEdge = 0;     // Its successors: edges[firstEdge, nextNode.firstEdge).
+  std::uint32_t waitingFor = 0;    // Unscheduled predecessors.
+  std::uint64_t criticalPath = 0;  // Longest latency path to the block's end.
+};
+
+struct Edge {
+  std::uint32_t from = 0, to = 0, latency = 0;
 };
 
 // Per-value state of the block being scheduled, in dense arrays reused across the function's
 // blocks: an entry is valid only while its stamp equals the current block's.
 struct ValueScratch {
   explicit ValueScratch(std::size_t values)
-      : stamp(values, 0), lastDefinition(values, -1), readers(values), remainingReads(values, 0), liveOut(values, false) {}
+      : stamp(values, 0),
+        lastDefinition(values, -1),
+        readers(values),
+        remainingReads(values, 0),
+        liveOut(values, false) {}
   std::uint32_t epoch = 0;
   std::vector<std::uint32_t> stamp;
-  std::vector<std::int64_t> lastDefinition;              // Block-local node, -1 for none.
-  std::vector<std::vector<std::uint32_t>> readers;       // Nodes reading it since its last definition.
-  std::vector<std::uint32_t> remainingReads;             // Unscheduled instructions reading it.
-  std::vector<bool> liveOut;                             // Whether it leaves the block live.
+  std::vector<std::int64_t> lastDefinition;         // Block-local node, -1 for none.
+  std::vector<std::vector<std::uint32_t>> readers;  // Nodes reading it since its last definition.
+  std::vector<std::uint32_t> remainingReads;        // Unscheduled instructions reading it.
+  std::vector<bool> liveOut;                        // Whether it leaves the block live.
 };
 
 void scheduleBlock(std::string_view text, const Module& module, const flow::FunctionFlow& flow,
@@ -178,8 +187,8 @@ void scheduleBlock(std::string_view text, const Module& module, const flow::Func
   bool anyLongLatency = false;
   for (std::uint32_t n = 0; n < size; ++n) {
     const InstructionSite& site = module.instructions[block.first + n];
-    classes[n] = site.inDamagedCode ? InstructionClass{.fence = true, .terminator = true}
-                                    : classify(text, module, flow, site);
+    classes[n] =
+        site.inDamagedCode ? InstructionClass{.fence = true, .terminator = true} : classify(text, module, flow, site);
     anyLongLatency = anyLongLatency || classes[n].latency >= kSharedLatency;
   }
   // Without long-latency instructions there is nothing to hide: the source order stands.
@@ -194,11 +203,11 @@ void scheduleBlock(std::string_view text, const Module& module, const flow::Func
     scratch.remainingReads[v] = 0;
     scratch.liveOut[v] = liveness.liveOut(v);
   };
-  std::vector<Node> nodes(size);
+  std::vector<Node> nodes(size + 1);
+  std::vector<Edge> edges;
   auto edge = [&](std::uint32_t from, std::uint32_t to, std::uint32_t latency) {
     if (from == to) return;
-    nodes[from].successors.push_back(to);
-    nodes[from].latencies.push_back(latency);
+    edges.push_back({from, to, latency});
     ++nodes[to].waitingFor;
   };
   std::vector<std::vector<std::uint32_t>> loadsSinceStore(kSpaceCount);
@@ -237,7 +246,7 @@ void scheduleBlock(std::string_view text, const Module& module, const flow::Func
     for (std::uint32_t v : loweredInstruction.defs) {
       touch(v);
       if (scratch.lastDefinition[v] >= 0) edge(static_cast<std::uint32_t>(scratch.lastDefinition[v]), n, 1);  // Output.
-      for (std::uint32_t reader : scratch.readers[v]) edge(reader, n, 0);                                    // Anti.
+      for (std::uint32_t reader : scratch.readers[v]) edge(reader, n, 0);                                     // Anti.
       scratch.readers[v].clear();
       scratch.lastDefinition[v] = n;
     }
@@ -273,11 +282,22 @@ void scheduleBlock(std::string_view text, const Module& module, const flow::Func
   if (classes[size - 1].terminator) {
     for (std::uint32_t n = 0; n + 1 < size; ++n) edge(n, size - 1, 0);
   }
+  // Successor lists, grouped by source node (a counting sort of the edges).
+  {
+    std::vector<std::uint32_t> count(size + 1, 0);
+    for (const Edge& e : edges) ++count[e.from + 1];
+    for (std::uint32_t n = 0; n < size; ++n) count[n + 1] += count[n];
+    for (std::uint32_t n = 0; n <= size; ++n) nodes[n].firstEdge = count[n];
+    std::vector<Edge> sorted(edges.size());
+    for (const Edge& e : edges) sorted[count[e.from]++] = e;
+    edges = std::move(sorted);
+  }
+  auto successorsOf = [&](std::uint32_t n) {
+    return std::span<const Edge>(edges.data() + nodes[n].firstEdge, nodes[n + 1].firstEdge - nodes[n].firstEdge);
+  };
   for (std::uint32_t n = size; n-- > 0;) {
     std::uint64_t longest = 0;
-    for (std::size_t e = 0; e < nodes[n].successors.size(); ++e) {
-      longest = std::max(longest, nodes[nodes[n].successors[e]].criticalPath + nodes[n].latencies[e]);
-    }
+    for (const Edge& e : successorsOf(n)) longest = std::max(longest, nodes[e.to].criticalPath + e.latency);
     nodes[n].criticalPath = std::max<std::uint64_t>(longest, classes[n].latency);
   }
   // Register pressure as the schedule proceeds: what an instruction adds (results read later
@@ -336,9 +356,9 @@ void scheduleBlock(std::string_view text, const Module& module, const flow::Func
     pressure += delta;
     forEachDistinctUse(instructionAt(n), [&](std::uint32_t v) { --scratch.remainingReads[v]; });
     out[issued++] = block.first - functionFirst + n;
-    for (std::uint32_t successor : nodes[n].successors) {
-      if (--nodes[successor].waitingFor == 0) {
-        ready.push_back(successor);
+    for (const Edge& e : successorsOf(n)) {
+      if (--nodes[e.to].waitingFor == 0) {
+        ready.push_back(e.to);
         std::push_heap(ready.begin(), ready.end(), later);
       }
     }
