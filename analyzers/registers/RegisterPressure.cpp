@@ -71,6 +71,7 @@ class Lowerer {
     }
     narrowSharedPointers();
     foldAddressOffsets();
+    foldWideMultiplies();
     // A cheap value some instruction needs in general registers (an address of memory on
     // sm_80 and later, store data) is materialized once, early, and kept: ptxas loads
     // `MOV R2, c[0x0][0x160]` at the top and reuses the pair, rather than reloading it at
@@ -121,6 +122,56 @@ class Lowerer {
         continue;
       }
       for (std::uint32_t& u : instruction.uses) u = resolve(u);
+    }
+  }
+
+  // `mul.wide.u32 %rd10, %r10, 4` read only by 64-bit adds: ptxas fuses each add with it
+  // into one IMAD.WIDE (R2 = R7 * 4 + R2), so the product never occupies a pair; the adds
+  // read its 32-bit factor instead. Where an add's other operand comes from the constant bank
+  // (a kernel parameter), that operand takes IMAD's one constant slot and the immediate needs
+  // a register (IMAD.WIDE R2, R0, R7, c[0x0][0x160] with R7 = 4), loaded once where the
+  // multiply was and kept to its last such add.
+  void foldWideMultiplies() {
+    std::vector<bool> fold(out_.values.size(), false);
+    for (std::uint32_t value = 0; value < facts_.size(); ++value) {
+      const ValueFacts& fact = facts_[value];
+      if (fact.definitions != 1 || fact.wideOf == kNoValue || fact.reads == 0 || fact.reads != fact.addReads) continue;
+      if (facts_[fact.wideOf].definitions > 1) continue;
+      fold[value] = true;
+    }
+    auto readsConstant = [&](const LoweredInstruction& instruction) {
+      return std::any_of(instruction.uses.begin(), instruction.uses.end(),
+                         [&](std::uint32_t u) { return !fold[u] && out_.values[u].rematerializable; });
+    };
+    // The immediate's register, per folded product that some add needs it for.
+    std::vector<std::uint32_t> immediateOf(out_.values.size(), kNoValue);
+    for (const LoweredInstruction& instruction : out_.instructions) {
+      if (!readsConstant(instruction)) continue;
+      for (std::uint32_t u : instruction.uses) {
+        if (!fold[u] || immediateOf[u] != kNoValue) continue;
+        immediateOf[u] = static_cast<std::uint32_t>(out_.values.size());
+        LoweredValue immediate;
+        immediate.scratch = true;
+        out_.values.push_back(immediate);
+        facts_.emplace_back();
+      }
+    }
+    for (LoweredInstruction& instruction : out_.instructions) {
+      if (instruction.defs.size() == 1 && fold[instruction.defs[0]]) {
+        std::uint32_t product = instruction.defs[0];
+        instruction.defs.clear();
+        instruction.uses.clear();
+        instruction.materializedUses = 0;
+        if (immediateOf[product] != kNoValue) instruction.defs.push_back(immediateOf[product]);
+        continue;
+      }
+      bool constant = readsConstant(instruction);
+      for (std::size_t k = 0, n = instruction.uses.size(); k < n; ++k) {
+        std::uint32_t u = instruction.uses[k];
+        if (!fold[u]) continue;
+        instruction.uses[k] = facts_[u].wideOf;
+        if (constant) instruction.addUse(immediateOf[u], false);
+      }
     }
   }
 
@@ -319,10 +370,12 @@ class Lowerer {
             std::uint32_t v = valueOf(*key);
             ++sources;
             ++facts_[v].reads;
-            if (offsetBase == kNoValue)
+            if (offsetBase == kNoValue) {
               offsetBase = v;
-            else
+            } else {
               otherOperand = true;
+            }
+            if (opcode == "add") ++facts_[v].addReads;
             if (pointerArithmetic) {
               ++facts_[v].pointerArithmeticReads;
               facts_[v].feeds.push_back(pointerResult);
@@ -368,6 +421,10 @@ class Lowerer {
       bool copies = (opcode == "mov" || opcode == "cvta") && sources == 1 && !otherOperand && !site.isGuarded() &&
                     offsetBase != kNoValue && site.operandCount == 2;
       fact.copyOf = copies && fact.definitions == 1 ? offsetBase : kNoValue;
+      bool wideByImmediate = opcode == "mul" && !site.isGuarded() && out.defs.size() == 1 && sources == 1 &&
+                             hasModifier(site, ".wide") && site.operandCount == 3 &&
+                             module_.operands[site.firstOperand + 2].shape == OperandShape::IntegerLiteral;
+      fact.wideOf = wideByImmediate && fact.definitions == 1 ? offsetBase : kNoValue;
     }
   }
 
@@ -377,6 +434,13 @@ class Lowerer {
       if (modifier == ".param" || modifier == ".const" || modifier.starts_with(".shared")) return false;
     }
     return true;
+  }
+
+  bool hasModifier(const InstructionSite& site, std::string_view name) const {
+    for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
+      if (slice(text_, module_.modifiers[m]) == name) return true;
+    }
+    return false;
   }
 
   bool isSharedAccess(const InstructionSite& site) const {
@@ -456,6 +520,8 @@ class Lowerer {
     std::vector<std::uint32_t> feeds;   // Values its pointer arithmetic reads define.
     std::uint32_t offsetOf = kNoValue;  // Defined once as this value plus an immediate.
     std::uint32_t copyOf = kNoValue;    // Defined once as a copy (mov, cvta) of this value.
+    std::uint32_t addReads = 0;         // As an operand of an add.
+    std::uint32_t wideOf = kNoValue;    // Defined once by mul.wide of this register by an immediate.
   };
 
   std::string_view text_;
