@@ -58,6 +58,9 @@ struct LoweredInstruction {
   }
   std::vector<std::uint32_t> defs;
   bool guardedDefs = false;
+  // A branch ptxas replaces with predication (RegisterPressure's if-conversion): it issues
+  // nothing and orders nothing.
+  bool predicatedAway = false;
 };
 
 struct LoweredFunction {

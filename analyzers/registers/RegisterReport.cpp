@@ -57,9 +57,16 @@ std::string confidenceFor(std::string_view text, const Module& module, const Fun
     calls = calls || site.isCall;
     textures = textures || opcode == "tex" || opcode == "tld4" || opcode == "suld";
   }
-  std::string note = "median error 13% against ptxas over 1454 corpus kernels (8% on typical compiler output); see docs/registers.md";
-  if (calls) return "low: calls follow the ABI, and ptxas may inline them or reserve registers for them; " + note;
-  if (textures) return "low: ptxas keeps texture results and coordinates live longer than the PTX shows; " + note;
+  // Figures from bench/registers_bench's table by feature (docs/registers.md).
+  std::string note = "median error 12.5% against ptxas over 1454 corpus kernels; see docs/registers.md";
+  if (calls) {
+    return "low: calls follow the ABI, and ptxas may inline them (kernels with calls: median error 13%, 90th "
+           "percentile 44%); " + note;
+  }
+  if (textures) {
+    return "low: ptxas issues texture fetches far ahead of their use (kernels with textures: 90th percentile "
+           "43%); " + note;
+  }
   if (estimate.maxLiveUnits > 96) {
     return "medium: ptxas schedules large kernels for latency, which usually needs more registers than the PTX "
            "shows; " + note;

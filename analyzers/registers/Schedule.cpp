@@ -187,8 +187,13 @@ void scheduleBlock(std::string_view text, const Module& module, const flow::Func
   bool anyLongLatency = false;
   for (std::uint32_t n = 0; n < size; ++n) {
     const InstructionSite& site = module.instructions[block.first + n];
-    classes[n] =
-        site.inDamagedCode ? InstructionClass{.fence = true, .terminator = true} : classify(text, module, flow, site);
+    if (lowered.instructions[block.first + n - functionFirst].predicatedAway) {
+      classes[n] = InstructionClass{.latency = 0};  // A branch turned into predication.
+    } else if (site.inDamagedCode) {
+      classes[n] = InstructionClass{.fence = true, .terminator = true};
+    } else {
+      classes[n] = classify(text, module, flow, site);
+    }
     anyLongLatency = anyLongLatency || classes[n].latency >= kSharedLatency;
   }
   // Without long-latency instructions there is nothing to hide: the source order stands.
@@ -368,12 +373,11 @@ void scheduleBlock(std::string_view text, const Module& module, const flow::Func
 }  // namespace
 
 std::vector<std::uint32_t> scheduleBlocks(std::string_view text, const Module& module, const flow::FunctionFlow& flow,
-                                          const LoweredFunction& lowered,
+                                          const std::vector<flow::BasicBlock>& blocks, const LoweredFunction& lowered,
                                           const std::function<BlockLiveness(std::uint32_t)>& livenessOf) {
   const FunctionInfo& function = module.functions[flow.functionIndex()];
   std::vector<std::uint32_t> order(function.instructionCount);
   for (std::uint32_t i = 0; i < function.instructionCount; ++i) order[i] = i;
-  const std::vector<flow::BasicBlock>& blocks = flow.blocks();
   ValueScratch scratch(lowered.values.size());
   for (std::uint32_t b = 0; b < blocks.size(); ++b) {
     std::uint32_t size = blocks[b].end - blocks[b].first;

@@ -26,7 +26,8 @@
 
 namespace ptx::registers {
 
-// For each block of `flow`, its instructions in the order they are expected to issue: the
+// For each of `blocks` (the function's blocks, or the register analysis's if-converted
+// regions: contiguous runs of instructions), its instructions in the order they are expected to issue: the
 // result has one entry per instruction of the function (function-local indices), block by
 // block in block order, each block's entries a permutation of its own instructions.
 // What the scheduler needs to know of a block's liveness: the 32-bit units live into it, which
@@ -42,7 +43,7 @@ struct BlockLiveness {
 constexpr std::uint32_t kLargestScheduledBlock = 4096;
 
 std::vector<std::uint32_t> scheduleBlocks(std::string_view text, const Module& module, const flow::FunctionFlow& flow,
-                                          const LoweredFunction& lowered,
+                                          const std::vector<flow::BasicBlock>& blocks, const LoweredFunction& lowered,
                                           const std::function<BlockLiveness(std::uint32_t)>& livenessOf);
 
 }  // namespace ptx::registers
