@@ -501,9 +501,14 @@ class Lowerer {
     }
     if (opcode == "mov") {
       if (source.shape == OperandShape::Register) return false;
-      if (source.shape == OperandShape::Symbol || source.shape == OperandShape::Expression) {
-        // An immediate or an address; special registers (%tid.x...) need an S2R and a register.
+      if (source.shape == OperandShape::SpecialRegister) {
+        // %ntid and %nctaid live in the constant bank (SASS reads c[0x0][0x0]..c[0x0][0x14]);
+        // the others (%tid.x, %ctaid.x...) need an S2R and a register.
         std::string_view spelled = slice(text_, source.range);
+        return spelled.starts_with("%ntid") || spelled.starts_with("%nctaid");
+      }
+      if (source.shape == OperandShape::Symbol || source.shape == OperandShape::Expression) {
+        std::string_view spelled = slice(text_, source.range);  // An immediate or an address.
         return !spelled.starts_with("%");
       }
     }
