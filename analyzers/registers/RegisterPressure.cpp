@@ -219,6 +219,12 @@ class Lowerer {
         break;
       case OperandShape::Address:
         if (auto base = flow_.baseRegisterOf(operand)) addUse(*base, out, sm_ >= 80 && isGlobalOrGenericAccess(site));
+        // A texture or surface instruction's coordinates (and a texture or sampler held in a
+        // register) are read from general registers.
+        for (std::uint32_t e = 0; e < operand.tupleElementCount; ++e) {
+          const InstructionOperand& element = module_.operands[operand.firstTupleElement + e];
+          if (element.shape == OperandShape::Register) addUse(element, out, true);
+        }
         break;
       default:
         break;
@@ -230,6 +236,18 @@ class Lowerer {
   void recordVectorGroups(const InstructionSite& site) {
     for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
       const InstructionOperand& operand = module_.operands[o];
+      if (operand.shape == OperandShape::Address && operand.tupleElementCount >= 2) {
+        // The coordinates, consecutive too (TEX R4, R4, ... reads R4:R5); immediates are not
+        // registers and drop out.
+        std::vector<std::uint32_t> group;
+        for (std::uint32_t e = 0; e < operand.tupleElementCount; ++e) {
+          const InstructionOperand& element = module_.operands[operand.firstTupleElement + e];
+          if (element.shape != OperandShape::Register) continue;
+          if (auto key = flow_.registerOf(element)) group.push_back(valueOf(*key));
+        }
+        if (group.size() >= 2) out_.vectorGroups.push_back(std::move(group));
+        continue;
+      }
       if (operand.shape != OperandShape::Vector || operand.elementCount < 2) continue;
       std::vector<std::uint32_t> group;
       for (std::uint32_t e = 0; e < operand.elementCount; ++e) {
@@ -391,6 +409,12 @@ class Lowerer {
               ++facts_[v].reads;
               ++facts_[v].addressReads;
               if (isSharedAccess(site)) ++facts_[v].sharedAddressReads;
+              ++sources;
+            }
+          }
+          for (std::uint32_t e = 0; e < operand.tupleElementCount; ++e) {
+            if (auto key = flow_.registerOf(module_.operands[operand.firstTupleElement + e])) {
+              ++facts_[valueOf(*key)].reads;
               ++sources;
             }
           }

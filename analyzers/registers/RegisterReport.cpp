@@ -58,14 +58,14 @@ std::string confidenceFor(std::string_view text, const Module& module, const Fun
     textures = textures || opcode == "tex" || opcode == "tld4" || opcode == "suld";
   }
   // Figures from bench/registers_bench's table by feature (docs/registers.md).
-  std::string note = "median error 11.8% against ptxas over 1454 corpus kernels; see docs/registers.md";
+  std::string note = "median error 11.5% against ptxas over 1454 corpus kernels; see docs/registers.md";
   if (calls) {
     return "low: calls follow the ABI, and ptxas may inline them (kernels with calls: median error 13%, 90th "
            "percentile 44%); " + note;
   }
   if (textures) {
     return "low: ptxas issues texture fetches far ahead of their use (kernels with textures: 90th percentile "
-           "43%); " + note;
+           "41%); " + note;
   }
   if (estimate.maxLiveUnits > 96) {
     return "medium: ptxas schedules large kernels for latency, which usually needs more registers than the PTX "

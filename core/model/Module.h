@@ -143,6 +143,12 @@ struct InstructionOperand {
   std::uint32_t elementCount = 0;
   // Address: the constant expression after `+` in `[base+offset]`; empty when there is none.
   ByteRange offset;
+  // Address of a texture or surface instruction (`[tex, {x, y}]`, `[tex, sampler, {x}]`): the
+  // tuple's elements (coordinates, a sampler), vectors flattened, at
+  // Module::operands[firstTupleElement...]. Kept apart from firstElement/elementCount, which
+  // only vectors and predicate pairs use.
+  std::uint32_t firstTupleElement = 0;
+  std::uint32_t tupleElementCount = 0;
 };
 
 // An instruction statement: opcode, modifiers and operands (indexes into Module's pools).

@@ -691,6 +691,7 @@ class Builder {
       if (!ts_node_is_null(base) && ts_node_symbol(base) == k_.identifier) {
         operand.symbol = lookup(textOf(base), scope);
       }
+      appendTupleElements(node, scope, operand);
     } else if (symbol == k_.sink) {
       operand.shape = OperandShape::Sink;
     } else if (symbol == k_.vectorOperand) {
@@ -739,6 +740,27 @@ class Builder {
       }
     }
     return operand;
+  }
+
+  // A texture/surface address's tuple, vectors flattened (see InstructionOperand).
+  void appendTupleElements(TSNode address, ScopeId scope, InstructionOperand& operand) {
+    std::vector<TSNode> elements;
+    forEachChild(address, [&](TSNode part, TSFieldId partField) {
+      if (partField != f_.element) return;
+      if (ts_node_symbol(part) == k_.vectorOperand) {
+        forEachChild(part, [&](TSNode inner, TSFieldId innerField) {
+          if (innerField == f_.element) elements.push_back(inner);
+        });
+      } else {
+        elements.push_back(part);
+      }
+    });
+    if (elements.empty()) return;
+    std::vector<InstructionOperand> shaped;
+    for (TSNode element : elements) shaped.push_back(shapeOf(element, scope));
+    operand.firstTupleElement = static_cast<std::uint32_t>(module_.operands.size());
+    operand.tupleElementCount = static_cast<std::uint32_t>(shaped.size());
+    module_.operands.insert(module_.operands.end(), shaped.begin(), shaped.end());
   }
 
   void appendElements(TSNode node, TSFieldId field, ScopeId scope, InstructionOperand& operand) {
@@ -942,6 +964,7 @@ Module joinFragments(std::string_view text, ModuleScopeView& view, std::vector<M
       if (operand.shape == OperandShape::Vector || operand.shape == OperandShape::PredicatePair) {
         operand.firstElement += static_cast<std::uint32_t>(base.operands);
       }
+      if (operand.tupleElementCount > 0) operand.firstTupleElement += static_cast<std::uint32_t>(base.operands);
     }
     for (std::size_t i = 0; i < fragment.references.size(); ++i) {
       Reference& reference = module.references[base.references + i] = fragment.references[i];

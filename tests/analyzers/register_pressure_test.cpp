@@ -348,3 +348,38 @@ TEST_CASE("Vector results take aligned consecutive registers, and shared pointer
   // %rd2 and %rd3 only ever address shared memory: one unit each, never a pair.
   CHECK(narrowed[0].maxLiveUnits <= 2);
 }
+
+TEST_CASE("A texture fetch reads its coordinates", "[registers]") {
+  // The coordinates sit inside the address tuple ([tex, {%x, %y}]); they are registers the
+  // fetch reads, so they live until it (and take consecutive registers). Here they are
+  // computed, then read only by the fetch.
+  std::string text = module(R"(.global .texref tex;
+.visible .entry fetch2d(.param .u64 out, .param .f32 x, .param .f32 y)
+{
+  .reg .u64 %rd1;
+  .reg .f32 %f<10>;
+  ld.param.u64 %rd1, [out];
+  ld.param.f32 %f1, [x];
+  ld.param.f32 %f2, [y];
+  add.f32 %f3, %f1, 0f3F000000;
+  add.f32 %f4, %f2, 0f3F000000;
+  tex.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [tex, {%f3, %f4}];
+  st.global.f32 [%rd1], %f5;
+  ret;
+}
+)",
+                            "sm_75");
+  auto estimates = estimate(text);
+  REQUIRE(estimates.size() == 1);
+  const auto& e = estimates[0];
+  auto liveAtPeak = [&](unsigned index) {
+    for (const auto& key : e.liveAtPeak) {
+      if (key.index == index) return true;
+    }
+    return false;
+  };
+  // At the fetch: %f3 and %f4 (its coordinates).
+  CHECK(e.maxLiveUnits >= 2);
+  CHECK(liveAtPeak(3));
+  CHECK(liveAtPeak(4));
+}
