@@ -778,12 +778,16 @@ std::size_t definedFunction(const Module& module, SymbolId callee) {
 }
 
 // The registers a function needs around a call that ptxas compiles through the ABI, with
-// `across` 32-bit units live across it: never fewer than 24, and from 5 units on, 20 plus the
-// units rounded up to even (the values move to callee-saved registers). Measured with ptxas 13
-// on sm_75 and sm_80 kernels calling an .extern function with 0..15 values live across.
+// `across` 32-bit units live across it: never fewer than 24; from 5 units on, 20 plus the
+// units rounded up to even (the values move to callee-saved registers); from 16 units on,
+// about two registers per unit (2 x units + 6), as the callee-saved ones run out. Measured
+// with ptxas 13 on sm_75 and sm_80 kernels calling an .extern function with 0..40 values live
+// across.
 std::uint32_t callRegisterFloor(std::uint32_t across) {
   constexpr std::uint32_t kAbiMinimum = 24;
   constexpr std::uint32_t kBelowCalleeSaved = 20;
+  constexpr std::uint32_t kCalleeSavedUnits = 16;
+  if (across >= kCalleeSavedUnits) return std::min<std::uint32_t>(255, 2 * across + 6);
   return std::max(kAbiMinimum, kBelowCalleeSaved + (across + 1) / 2 * 2);
 }
 

@@ -383,3 +383,32 @@ TEST_CASE("A texture fetch reads its coordinates", "[registers]") {
   CHECK(liveAtPeak(3));
   CHECK(liveAtPeak(4));
 }
+
+TEST_CASE("Many values live across an opaque call cost about two registers each", "[registers]") {
+  // 20 loaded values and the address pair live across a call of an .extern function:
+  // ptxas -v -c (sm_80): 50 registers (2 x 22 units + 6); with 4 values, 26 (20 + 6).
+  auto kernel = [](int values) {
+    std::string body = ".extern .func (.param .b32 r) external(.param .b32 a);\n"
+                       ".visible .entry k(.param .u64 p)\n{\n  .reg .b32 %r<4>;\n  .reg .b32 %k<48>;\n"
+                       "  .reg .b32 %acc<48>;\n  .reg .b64 %rd<2>;\n  ld.param.u64 %rd1, [p];\n"
+                       "  ld.global.u32 %r1, [%rd1];\n";
+    for (int i = 1; i <= values; ++i) {
+      body += "  ld.volatile.global.u32 %k" + std::to_string(i) + ", [%rd1+" + std::to_string(4 * i + 4) + "];\n";
+    }
+    body += "  {\n    .param .b32 a;\n    .param .b32 r;\n    st.param.b32 [a], %r1;\n"
+            "    call.uni (r), external, (a);\n    ld.param.b32 %r2, [r];\n  }\n";
+    std::string accumulator = "%r2";
+    for (int i = 1; i <= values; ++i) {
+      body += "  xor.b32 %acc" + std::to_string(i) + ", " + accumulator + ", %k" + std::to_string(i) + ";\n";
+      accumulator = "%acc" + std::to_string(i);
+    }
+    body += "  st.global.u32 [%rd1], " + accumulator + ";\n  ret;\n}\n";
+    return module(body);
+  };
+  auto many = estimate(kernel(20));
+  auto few = estimate(kernel(4));
+  REQUIRE(many.size() == 1);
+  REQUIRE(few.size() == 1);
+  CHECK(many[0].registers == 50);
+  CHECK(few[0].registers == 26);
+}
