@@ -20,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-# (name, instruction with {d} {d2} destinations and {a} {b} {c} sources, {placeholder: type})
+# (name, instruction with {d} destination and {a} {b} source slots, {slot: type})
 FORMS = [
     ("div.rn.f32", "div.rn.f32 {d}, {a}, {b};", dict(d="f32", a="f32", b="f32")),
     ("div.full.f32", "div.full.f32 {d}, {a}, {b};", dict(d="f32", a="f32", b="f32")),
@@ -72,29 +72,29 @@ def kernel(name, instruction, types, replace_with_moves):
     names = {}
     counters = {32: 0, 64: 0, 1: 0}
     offset = 0
-    for placeholder, type_ in types.items():
+    for slot, type_ in types.items():
         width = WIDTH[type_]
-        names[placeholder] = f"{regs[width]}{counters[width]}"
+        names[slot] = f"{regs[width]}{counters[width]}"
         counters[width] += 1
-    for placeholder, type_ in types.items():
-        if placeholder.startswith(("d", "p")):
+    for slot, type_ in types.items():
+        if slot.startswith(("d", "p")):
             continue
         width = WIDTH[type_]
-        lines.append(f"  ld.volatile.global.b{width} {names[placeholder]}, [%rd1+{offset}];")
+        lines.append(f"  ld.volatile.global.b{width} {names[slot]}, [%rd1+{offset}];")
         offset += 8
     if replace_with_moves:
         sources = [p for p in types if not p.startswith(("d", "p"))]
-        for placeholder, type_ in types.items():
-            if not placeholder.startswith(("d", "p")):
+        for slot, type_ in types.items():
+            if not slot.startswith(("d", "p")):
                 continue
             width = WIDTH[type_]
             same = [s for s in sources if WIDTH[types[s]] == width]
             if width == 1:
-                lines.append(f"  setp.ne.b32 {names[placeholder]}, %k1, 0;")
+                lines.append(f"  setp.ne.b32 {names[slot]}, %k1, 0;")
             elif same:
-                lines.append(f"  mov.b{width} {names[placeholder]}, {names[same[0]]};")
+                lines.append(f"  mov.b{width} {names[slot]}, {names[same[0]]};")
             else:
-                lines.append(f"  ld.volatile.global.b{width} {names[placeholder]}, [%rd1+{offset}];")
+                lines.append(f"  ld.volatile.global.b{width} {names[slot]}, [%rd1+{offset}];")
                 offset += 8
         # Keep the sources read, as the instruction would.
         for s in sources:
@@ -103,15 +103,15 @@ def kernel(name, instruction, types, replace_with_moves):
             offset += 8
     else:
         lines.append("  " + instruction.format(**names))
-    for placeholder, type_ in types.items():
-        if not placeholder.startswith(("d", "p")):
+    for slot, type_ in types.items():
+        if not slot.startswith(("d", "p")):
             continue
         width = WIDTH[type_]
         if width == 1:
-            lines.append(f"  selp.b32 %w15, 1, 0, {names[placeholder]};")
+            lines.append(f"  selp.b32 %w15, 1, 0, {names[slot]};")
             lines.append(f"  st.volatile.global.b32 [%rd1+{offset}], %w15;")
         else:
-            lines.append(f"  st.volatile.global.b{width} [%rd1+{offset}], {names[placeholder]};")
+            lines.append(f"  st.volatile.global.b{width} [%rd1+{offset}], {names[slot]};")
         offset += 8
     accumulator = "%k1"
     for i in range(2, 9):

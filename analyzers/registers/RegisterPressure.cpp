@@ -1,4 +1,4 @@
-// RegisterPressure: lowering, liveness and linear-scan allocation (see RegisterPressure.h).
+// RegisterPressure: lowering, regions, liveness and first-fit allocation (see RegisterPressure.h).
 #include "registers/RegisterPressure.h"
 
 #include <algorithm>
@@ -6,12 +6,12 @@
 #include <bit>
 #include <cctype>
 #include <charconv>
-#include <cstdlib>
 #include <unordered_map>
 
 #include "isa/IsaReference.h"
 #include "registers/Occupancy.h"
 #include "registers/Schedule.h"
+#include "registers/SiteText.h"
 
 namespace ptx::registers {
 namespace {
@@ -23,11 +23,6 @@ struct KeyHash {
     return std::hash<std::uint64_t>()((std::uint64_t{key.symbol} << 32) | key.index);
   }
 };
-
-std::string_view slice(std::string_view text, ByteRange range) {
-  if (range.begin > range.end || range.end > text.size()) return {};
-  return text.substr(range.begin, range.end - range.begin);
-}
 
 // Instructions whose destination is also an input: the accumulator of wgmma (scale-d reads
 // it). A guarded write, which keeps the old value too, is LoweredInstruction::guardedDefs.
@@ -356,10 +351,7 @@ class Lowerer {
   // address are the same bits, so ptxas emits nothing and the register keeps its value.
   bool isGlobalConversionInPlace(const InstructionSite& site) const {
     if (slice(text_, site.opcode) != "cvta" || site.operandCount != 2 || site.isGuarded()) return false;
-    bool global = false;
-    for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
-      global = global || slice(text_, module_.modifiers[m]) == ".global";
-    }
+    bool global = registers::hasModifier(text_, module_, site, ".global");
     auto destination = flow_.registerOf(module_.operands[site.firstOperand]);
     auto source = flow_.registerOf(module_.operands[site.firstOperand + 1]);
     return global && destination && source && *destination == *source;
@@ -453,43 +445,26 @@ class Lowerer {
   }
 
   bool isGlobalOrGenericAccess(const InstructionSite& site) const {
-    for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
-      std::string_view modifier = slice(text_, module_.modifiers[m]);
-      if (modifier == ".param" || modifier == ".const" || modifier.starts_with(".shared")) return false;
-    }
-    return true;
+    return !hasModifier(site, ".param") && !hasModifier(site, ".const") && !isSharedAccess(site);
   }
 
   bool hasModifier(const InstructionSite& site, std::string_view name) const {
-    for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
-      if (slice(text_, module_.modifiers[m]) == name) return true;
-    }
-    return false;
+    return registers::hasModifier(text_, module_, site, name);
   }
 
-  bool isSharedAccess(const InstructionSite& site) const {
-    for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
-      if (slice(text_, module_.modifiers[m]).starts_with(".shared")) return true;
-    }
-    return false;
-  }
+  bool isSharedAccess(const InstructionSite& site) const { return hasModifierPrefix(text_, module_, site, ".shared"); }
 
   // 64-bit registers that only ever address shared memory — directly or through pointer
   // arithmetic into other such registers — hold 32-bit offsets into the shared window in
   // SASS (old compilers emitted 64-bit shared pointers; ptxas narrows them).
   void narrowSharedPointers() {
+    // Candidates: pairs read only as shared addresses or by pointer arithmetic; then those
+    // whose arithmetic feeds a value that is not narrowed drop out, to a fixpoint.
     std::vector<bool> narrow(out_.values.size(), false);
     for (std::uint32_t value = 0; value < facts_.size(); ++value) {
       const ValueFacts& fact = facts_[value];
-      narrow[value] = out_.values[value].units == 2 && fact.reads > 0 && fact.sharedAddressReads > 0 &&
+      narrow[value] = out_.values[value].units == 2 && fact.reads > 0 &&
                       fact.reads == fact.sharedAddressReads + fact.pointerArithmeticReads;
-    }
-    for (std::uint32_t value = 0; value < facts_.size(); ++value) {
-      const ValueFacts& fact = facts_[value];
-      if (out_.values[value].units == 2 && fact.reads > 0 && fact.sharedAddressReads == 0 &&
-          fact.reads == fact.pointerArithmeticReads) {
-        narrow[value] = true;
-      }
     }
     for (bool changed = true; changed;) {
       changed = false;
@@ -869,10 +844,7 @@ std::uint32_t unrolledLoopRegisters(std::string_view text, const Module& module,
       // A store the next copy's loads may alias keeps them behind it; barriers, fences and
       // calls keep everything in place.
       if (opcode == "st" || opcode == "atom" || opcode == "red" || opcode == "sust" || opcode == "sured") {
-        bool shared = false;
-        for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
-          shared = shared || slice(text, module.modifiers[m]).starts_with(".shared");
-        }
+        bool shared = hasModifierPrefix(text, module, site, ".shared");
         writesMemory = writesMemory || !shared || opcode != "st";
       }
       if (site.isCall || opcode == "bar" || opcode == "barrier" || opcode == "membar" || opcode == "fence" ||
@@ -881,11 +853,8 @@ std::uint32_t unrolledLoopRegisters(std::string_view text, const Module& module,
       }
       bool longLatency = opcode == "tex" || opcode == "tld4" || opcode == "suld" || opcode == "ldu";
       if (opcode == "ld") {
-        longLatency = true;
-        for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
-          std::string_view modifier = slice(text, module.modifiers[m]);
-          if (modifier == ".param" || modifier == ".const" || modifier.starts_with(".shared")) longLatency = false;
-        }
+        longLatency = !hasModifier(text, module, site, ".param") && !hasModifier(text, module, site, ".const") &&
+                      !hasModifierPrefix(text, module, site, ".shared");
       }
       if (!longLatency) continue;
       bool texture = opcode == "tex" || opcode == "tld4";

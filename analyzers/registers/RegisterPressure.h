@@ -1,18 +1,17 @@
 // RegisterPressure: how many hardware registers a function needs, estimated from its PTX the
-// way ptxas allocates them — an internal lowering, liveness over the control-flow graph, and
-// a register allocation that respects the hardware's pair and quad alignment.
+// way ptxas allocates them (docs/registers.md has the method and its measured error).
 //
-//   lowering    each instruction becomes the values it reads and writes, in 32-bit register
-//               units: a 64-bit value takes an aligned pair, a 128-bit one an aligned quad,
-//               vector operands expand to their elements, predicates live in their own file.
-//   liveness    backward dataflow over FunctionFlow's CFG (loops to a fixpoint); a write
-//               under a guard does not end the old value's life.
-//   allocation  linear scan over the linearized instructions: each value gets the lowest free
-//               register (pair/quad aligned), keeps it for its whole live range, and spills
-//               when the budget (.maxnreg, the .maxntid/.minnctapersm ceiling, 255) runs out.
-//               Linear scan rather than graph colouring: its cost is linear in the function
-//               (the estimate runs as you type), and on the corpus it comes within a few
-//               registers of colouring, well inside the error of the model itself.
+//   lowering     each instruction becomes the values it reads and writes, in 32-bit register
+//                units (pairs and quads aligned, vectors expanded, predicates apart); cheap
+//                operands (immediates, parameters, constant-bank words) hold no register where
+//                an ALU instruction reads them; address offsets and mul.wide fold; expanded
+//                instructions get temporaries; vector operands form consecutive groups.
+//   regions      short forward branches are if-converted into one region (ifConvert).
+//   schedule     each region is reordered as ptxas issues it (Schedule.h).
+//   liveness     backward dataflow over the regions (loops to a fixpoint); a write under a
+//                guard does not end the old value's life.
+//   allocation   first fit on exact lifetimes, R1 reserved, plus ptxas's two reserved
+//                registers; then ptxas's loop unrolling, the ABI around calls and callees.
 //
 // The core knows nothing of LSP or I/O: it reads the Module and the text.
 #pragma once

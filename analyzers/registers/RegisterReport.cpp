@@ -5,15 +5,12 @@
 #include <cmath>
 #include <cstdio>
 
+#include "registers/SiteText.h"
 #include "text/LineIndex.h"
 
 namespace ptx::registers {
 namespace {
 
-std::string_view slice(std::string_view text, ByteRange range) {
-  if (range.begin > range.end || range.end > text.size()) return {};
-  return text.substr(range.begin, range.end - range.begin);
-}
 
 std::uint64_t symbolBytes(const Symbol& symbol) {
   std::uint64_t size = flow::typeSizeInBytes(symbol.type).value_or(1);

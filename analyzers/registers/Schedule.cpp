@@ -4,13 +4,10 @@
 #include <algorithm>
 #include <span>
 
+#include "registers/SiteText.h"
+
 namespace ptx::registers {
 namespace {
-
-std::string_view slice(std::string_view text, ByteRange range) {
-  if (range.begin > range.end || range.end > text.size()) return {};
-  return text.substr(range.begin, range.end - range.begin);
-}
 
 // Where an instruction's memory access goes. Accesses to different spaces never alias;
 // Generic may be any of the writable ones.
@@ -31,13 +28,6 @@ struct InstructionClass {
   bool fence = false;       // Orders every memory access around it (barriers, fences, calls).
   bool terminator = false;  // Branch, return, exit: stays after everything of its block.
 };
-
-bool hasModifier(std::string_view text, const Module& module, const InstructionSite& site, std::string_view name) {
-  for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
-    if (slice(text, module.modifiers[m]) == name) return true;
-  }
-  return false;
-}
 
 Space spaceOf(std::string_view text, const Module& module, const InstructionSite& site) {
   for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
