@@ -283,6 +283,11 @@ class Lowerer {
         opcode == "suld" || opcode == "sust") {
       recordVectorGroups(site);
     }
+    if ((opcode == "ld" || opcode == "ldu" || opcode == "st" || opcode == "atom" || opcode == "red" ||
+         opcode == "tex" || opcode == "tld4" || opcode == "suld" || opcode == "sust" || opcode == "sured") &&
+        !registers::hasModifier(text_, module_, site, ".param")) {
+      out.readsOperandsLate = true;
+    }
     for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
       const InstructionOperand& operand = module_.operands[o];
       bool isDestination = std::find(written.begin(), written.end(), o) != written.end();
@@ -634,8 +639,9 @@ using RegisterMask = std::array<std::uint64_t, 4>;
 // (highest slot + 1) and the units that did not fit under the budget (spilled).
 std::pair<std::uint32_t, std::uint32_t> allocate(const LoweredFunction& lowered,
                                                  const std::vector<std::vector<std::uint32_t>>& pointsOf,
+                                                 const std::vector<std::pair<std::uint32_t, std::uint32_t>>& heldPoints,
                                                  const std::vector<std::uint32_t>& firstPoint, std::size_t pointCount,
-                                                 std::uint32_t budget) {
+                                                 std::uint32_t budget, std::uint32_t comfortable) {
   std::vector<std::uint32_t> order;
   for (std::uint32_t v = 0; v < pointsOf.size(); ++v) {
     if (!pointsOf[v].empty() && !lowered.values[v].predicate) order.push_back(v);
@@ -673,6 +679,21 @@ std::pair<std::uint32_t, std::uint32_t> allocate(const LoweredFunction& lowered,
     for (std::uint32_t v : group) groupOf[v] = g;
   }
   std::vector<bool> placed(lowered.values.size(), false);
+  std::vector<std::uint32_t> slotOf(lowered.values.size(), kNone);
+  // The instructions that read each value, flat: readers[readerStart[v] .. readerStart[v + 1]).
+  std::vector<std::uint32_t> readerStart(lowered.values.size() + 1, 0), readers;
+  for (const LoweredInstruction& instruction : lowered.instructions) {
+    for (std::uint32_t u : instruction.uses) ++readerStart[u + 1];
+  }
+  for (std::size_t v = 0; v < lowered.values.size(); ++v) readerStart[v + 1] += readerStart[v];
+  readers.resize(readerStart.back());
+  {
+    std::vector<std::uint32_t> fill(readerStart.begin(), readerStart.end() - 1);
+    for (std::uint32_t i = 0; i < lowered.instructions.size(); ++i) {
+      for (std::uint32_t u : lowered.instructions[i].uses) readers[fill[u]++] = i;
+    }
+  }
+  std::vector<RegisterMask> held(heldPoints.empty() ? 0 : pointCount, RegisterMask{});
   auto placeGroup = [&](std::uint32_t g) {
     const std::vector<std::uint32_t>& group = lowered.vectorGroups[g];
     std::uint32_t elementUnits = lowered.values[group[0]].units;
@@ -700,6 +721,7 @@ std::pair<std::uint32_t, std::uint32_t> allocate(const LoweredFunction& lowered,
         }
         if (!pointsOf[group[k]].empty()) top = std::max(top, first + elementUnits);
         placed[group[k]] = true;
+        slotOf[group[k]] = first;
       }
       return true;
     }
@@ -712,17 +734,56 @@ std::pair<std::uint32_t, std::uint32_t> allocate(const LoweredFunction& lowered,
     for (std::uint32_t point : pointsOf[v]) {
       for (std::size_t w = 0; w < 4; ++w) taken[w] |= busy[point][w];
     }
-    std::uint32_t units = lowered.values[v].units;
-    auto isFree = [&](std::uint32_t slot) {
-      for (std::uint32_t u = slot; u < slot + units; ++u) {
-        if ((taken[u / 64] >> (u % 64)) & 1) return false;
+    RegisterMask avoided{};  // Registers held by a memory instruction's late read.
+    if (!held.empty()) {
+      for (std::uint32_t point : pointsOf[v]) {
+        for (std::size_t w = 0; w < 4; ++w) avoided[w] |= held[point][w];
       }
-      return true;
+    }
+    std::uint32_t units = lowered.values[v].units;
+    auto anyIn = [&](const RegisterMask& mask, std::uint32_t slot) {
+      for (std::uint32_t u = slot; u < slot + units; ++u) {
+        if ((mask[u / 64] >> (u % 64)) & 1) return true;
+      }
+      return false;
     };
-    std::optional<std::uint32_t> slot;
+    // Register banks (register number mod 2): a 32-bit value is preferably placed in the bank
+    // that fewer of the registers it is read with use, so one instruction's operands come
+    // from both banks (87% of the two-register ALU instructions in the corpus's SASS do).
+    std::optional<std::uint32_t> preferredBank;
+    if (units == 1) {
+      int sharing[2] = {0, 0};
+      for (std::uint32_t r = readerStart[v]; r < readerStart[v + 1]; ++r) {
+        const LoweredInstruction& instruction = lowered.instructions[readers[r]];
+        for (std::size_t k = 0; k < instruction.uses.size(); ++k) {
+          std::uint32_t u = instruction.uses[k];
+          if (u == v || slotOf[u] == kNone || lowered.values[u].units != 1) continue;
+          if (lowered.values[u].rematerializable && !instruction.materializes(k)) continue;
+          ++sharing[slotOf[u] % 2];
+        }
+      }
+      if (sharing[0] != sharing[1]) preferredBank = sharing[0] < sharing[1] ? 0u : 1u;
+    }
+    // The lowest free slot that honours both preferences, then the one that honours the hold,
+    // then the bank, then any; a preference may take a register past those already used only
+    // while the function stays under the full-occupancy count (ptxas does not trade occupancy
+    // for them).
+    std::uint32_t growthLimit = std::max(top, comfortable);
+    std::optional<std::uint32_t> chosen[4];
     for (std::uint32_t candidate = 0; candidate + units <= limit; candidate += units) {
-      if (isFree(candidate)) {
-        slot = candidate;
+      if (anyIn(taken, candidate)) continue;
+      if (!chosen[3]) chosen[3] = candidate;
+      if (candidate + units > growthLimit) break;
+      bool holdOk = !anyIn(avoided, candidate);
+      bool bankOk = !preferredBank || candidate % 2 == *preferredBank;
+      int rank = holdOk && bankOk ? 0 : holdOk ? 1 : bankOk ? 2 : 3;
+      if (!chosen[rank]) chosen[rank] = candidate;
+      if (rank == 0) break;
+    }
+    std::optional<std::uint32_t> slot;
+    for (const std::optional<std::uint32_t>& c : chosen) {
+      if (c) {
+        slot = c;
         break;
       }
     }
@@ -733,7 +794,13 @@ std::pair<std::uint32_t, std::uint32_t> allocate(const LoweredFunction& lowered,
     for (std::uint32_t point : pointsOf[v]) {
       for (std::uint32_t u = *slot; u < *slot + units; ++u) busy[point][u / 64] |= std::uint64_t{1} << (u % 64);
     }
+    auto [heldFirst, heldEnd] = std::equal_range(heldPoints.begin(), heldPoints.end(), std::pair{v, 0u},
+                                                 [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto it = heldFirst; it != heldEnd; ++it) {
+      for (std::uint32_t u = *slot; u < *slot + units; ++u) held[it->second][u / 64] |= std::uint64_t{1} << (u % 64);
+    }
     top = std::max(top, *slot + units);
+    slotOf[v] = *slot;
   }
   return {top, spilled};
 }
@@ -1270,6 +1337,27 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
       }
     });
   }
+  // A register a memory instruction reads is not rewritten by the next two instructions the
+  // schedule issues (its operands are read after issue); a preference, not a constraint.
+  // (value, point) pairs, sorted by value.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> heldPoints;
+  for (std::uint32_t b = 0; b < blocks.size(); ++b) {
+    for (std::uint32_t position = blocks[b].first; position < blocks[b].end; ++position) {
+      const LoweredInstruction& instruction = lowered.instructions[order[position - first]];
+      if (!instruction.readsOperandsLate) continue;
+      for (std::size_t k = 0; k < instruction.uses.size(); ++k) {
+        std::uint32_t u = instruction.uses[k];
+        if (lowered.values[u].predicate || (lowered.values[u].rematerializable && !instruction.materializes(k)))
+          continue;
+        for (std::uint32_t next = position + 1; next < blocks[b].end && next <= position + kMemoryOperandHold; ++next) {
+          std::uint32_t later = order[next - first];
+          heldPoints.push_back({u, 2 * later});
+          heldPoints.push_back({u, 2 * later + 1});
+        }
+      }
+    }
+  }
+  std::sort(heldPoints.begin(), heldPoints.end());
   std::stable_sort(estimate.liveAtPeak.begin(), estimate.liveAtPeak.end(), [&](RegisterKey a, RegisterKey b) {
     return registerUnits(module.symbols[a.symbol]) > registerUnits(module.symbols[b.symbol]);
   });
@@ -1292,8 +1380,8 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
 
   // ptxas reports two registers more than the highest one its code touches (checked on every
   // function of the corpus against its SASS), so the budget leaves room for them.
-  auto [top, spilled] = allocate(lowered, pointsOf, firstPoint, 2 * std::size_t{function.instructionCount},
-                                 estimate.budget - kReportedReserve);
+  auto [top, spilled] = allocate(lowered, pointsOf, heldPoints, firstPoint, 2 * std::size_t{function.instructionCount},
+                                 estimate.budget - kReportedReserve, fullOccupancyRegisters(sm) - kReportedReserve);
   estimate.registers = top + kReportedReserve;
   // `setmaxnreg.inc/.dec N` (sm_90a warp specialization) resizes the warpgroup's registers
   // at run time: the function is allocated, and ptxas reports, the largest N it asks for.

@@ -60,6 +60,9 @@ struct LoweredInstruction {
   // A branch ptxas replaces with predication (RegisterPressure's if-conversion): it issues
   // nothing and orders nothing.
   bool predicatedAway = false;
+  // A memory, texture or surface instruction: the hardware reads its register operands after
+  // issue, so a register it reads is not rewritten right after it.
+  bool readsOperandsLate = false;
 };
 
 struct LoweredFunction {
@@ -76,6 +79,11 @@ LoweredFunction lowerFunction(std::string_view text, const Module& module, flow:
 // ptxas -v reports the highest general register a function's code touches plus one, plus
 // two more that it always reserves.
 constexpr std::uint32_t kReportedReserve = 2;
+
+// Instructions after a memory instruction during which ptxas avoids rewriting a register it
+// reads (measured on the corpus's SASS: such a register is rewritten one or two instructions
+// later a fifth as often as one an ALU instruction read).
+constexpr std::uint32_t kMemoryOperandHold = 2;
 
 // The architecture ptxas compiles the module for: its `.target`, or sm_75 (the lowest that
 // ptxas 13 accepts) when that is older or missing.
