@@ -64,7 +64,7 @@ class Lowerer {
         }
       }
     }
-    narrowSharedPointers();
+    narrowWindowPointers();
     foldAddressOffsets();
     foldWideMultiplies();
     // A cheap value some instruction needs in general registers (an address of memory on
@@ -283,6 +283,11 @@ class Lowerer {
         opcode == "suld" || opcode == "sust") {
       recordVectorGroups(site);
     }
+    out.cheapInteger = (opcode == "add" || opcode == "sub" || opcode == "shl" || opcode == "shr" || opcode == "and" ||
+                        opcode == "or" || opcode == "xor") &&
+                       !site.isGuarded() && !hasModifierPrefix(text_, module_, site, ".f") &&
+                       !registers::hasModifier(text_, module_, site, ".cc") &&
+                       !registers::hasModifier(text_, module_, site, ".sat");
     if ((opcode == "ld" || opcode == "ldu" || opcode == "st" || opcode == "atom" || opcode == "red" ||
          opcode == "tex" || opcode == "tld4" || opcode == "suld" || opcode == "sust" || opcode == "sured") &&
         !registers::hasModifier(text_, module_, site, ".param")) {
@@ -405,7 +410,7 @@ class Lowerer {
               std::uint32_t v = valueOf(*key);
               ++facts_[v].reads;
               ++facts_[v].addressReads;
-              if (isSharedAccess(site)) ++facts_[v].sharedAddressReads;
+              if (isWindowAccess(site)) ++facts_[v].windowAddressReads;
               ++sources;
             }
           }
@@ -450,26 +455,30 @@ class Lowerer {
   }
 
   bool isGlobalOrGenericAccess(const InstructionSite& site) const {
-    return !hasModifier(site, ".param") && !hasModifier(site, ".const") && !isSharedAccess(site);
+    return !hasModifier(site, ".param") && !hasModifier(site, ".const") && !isWindowAccess(site);
   }
 
   bool hasModifier(const InstructionSite& site, std::string_view name) const {
     return registers::hasModifier(text_, module_, site, name);
   }
 
-  bool isSharedAccess(const InstructionSite& site) const { return hasModifierPrefix(text_, module_, site, ".shared"); }
+  // An access through the shared or the local window, whose SASS addresses are 32-bit.
+  bool isWindowAccess(const InstructionSite& site) const {
+    return hasModifierPrefix(text_, module_, site, ".shared") || registers::hasModifier(text_, module_, site, ".local");
+  }
 
-  // 64-bit registers that only ever address shared memory — directly or through pointer
-  // arithmetic into other such registers — hold 32-bit offsets into the shared window in
-  // SASS (old compilers emitted 64-bit shared pointers; ptxas narrows them).
-  void narrowSharedPointers() {
-    // Candidates: pairs read only as shared addresses or by pointer arithmetic; then those
+  // 64-bit registers that only ever address shared or local memory — directly or through
+  // pointer arithmetic into other such registers — hold 32-bit offsets into the window in
+  // SASS (old compilers emitted 64-bit shared pointers, nvcc's local arrays are addressed
+  // from the 64-bit %SPL; ptxas narrows both: STL [R1+0x8]).
+  void narrowWindowPointers() {
+    // Candidates: pairs read only as window addresses or by pointer arithmetic; then those
     // whose arithmetic feeds a value that is not narrowed drop out, to a fixpoint.
     std::vector<bool> narrow(out_.values.size(), false);
     for (std::uint32_t value = 0; value < facts_.size(); ++value) {
       const ValueFacts& fact = facts_[value];
       narrow[value] = out_.values[value].units == 2 && fact.reads > 0 &&
-                      fact.reads == fact.sharedAddressReads + fact.pointerArithmeticReads;
+                      fact.reads == fact.windowAddressReads + fact.pointerArithmeticReads;
     }
     for (bool changed = true; changed;) {
       changed = false;
@@ -524,7 +533,7 @@ class Lowerer {
     std::uint32_t definitions = 0;
     std::uint32_t reads = 0;
     std::uint32_t addressReads = 0;        // As the base of an address.
-    std::uint32_t sharedAddressReads = 0;  // As the base of a shared-memory address.
+    std::uint32_t windowAddressReads = 0;  // As the base of a shared or local address.
     std::uint32_t pointerArithmeticReads = 0;
     std::vector<std::uint32_t> feeds;   // Values its pointer arithmetic reads define.
     std::uint32_t offsetOf = kNoValue;  // Defined once as this value plus an immediate.
@@ -817,6 +826,28 @@ std::size_t definedFunction(const Module& module, SymbolId callee) {
     }
   }
   return SIZE_MAX;
+}
+
+// Whether a function defined in the module calls itself, directly or through other functions:
+// ptxas cannot inline it.
+bool reachesItself(const Module& module, std::size_t start) {
+  std::vector<bool> seen(module.functions.size(), false);
+  std::vector<std::size_t> pending{start};
+  while (!pending.empty()) {
+    const FunctionInfo& function = module.functions[pending.back()];
+    pending.pop_back();
+    for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
+      const InstructionSite& site = module.instructions[i];
+      if (!site.isCall || site.inDamagedCode) continue;
+      std::size_t callee = definedFunction(module, site.callee);
+      if (callee == start) return true;
+      if (callee != SIZE_MAX && !seen[callee]) {
+        seen[callee] = true;
+        pending.push_back(callee);
+      }
+    }
+  }
+  return false;
 }
 
 // The registers a function needs around a call that ptxas compiles through the ABI, with
@@ -1197,17 +1228,90 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
     }
     return live;
   };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (std::uint32_t b = static_cast<std::uint32_t>(blocks.size()); b-- > 0;) {
-      ValueSet out(valueCount);
-      for (std::uint32_t s : blocks[b].successors) out.unite(liveIn[s]);
-      liveOut[b] = out;
-      ValueSet in = transfer(b, out, [](std::uint32_t, const ValueSet&) {});
-      if (!(in == liveIn[b])) {
-        liveIn[b] = in;
-        changed = true;
+  auto solveLiveness = [&] {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (std::uint32_t b = static_cast<std::uint32_t>(blocks.size()); b-- > 0;) {
+        ValueSet out(valueCount);
+        for (std::uint32_t s : blocks[b].successors) out.unite(liveIn[s]);
+        liveOut[b] = out;
+        ValueSet in = transfer(b, out, [](std::uint32_t, const ValueSet&) {});
+        if (!(in == liveIn[b])) {
+          liveIn[b] = in;
+          changed = true;
+        }
       }
+    }
+  };
+  solveLiveness();
+
+  // Rematerialization: the result of a one-cycle integer instruction (add, shift, logic op)
+  // whose single register operand is live wherever the result is read holds no register of
+  // its own; ptxas recomputes it at the use or folds it into the addressing mode (the SASS of
+  // nvcc's bitonic sort reads tid * 4 and tid * 8 as [R5.X4], [R5.X8]). Not into loops, where
+  // the instruction would repeat on every iteration.
+  {
+    std::vector<std::uint32_t> definitions(valueCount, 0), definedBy(valueCount, UINT32_MAX);
+    for (std::uint32_t i = 0; i < lowered.instructions.size(); ++i) {
+      for (std::uint32_t d : lowered.instructions[i].defs) {
+        ++definitions[d];
+        definedBy[d] = i;
+      }
+    }
+    for (std::uint32_t v : lowered.liveAtEntry) ++definitions[v];
+    constexpr std::uint32_t kNoOperand = UINT32_MAX;
+    std::vector<std::uint32_t> operandOf(valueCount, kNoOperand);
+    bool any = false;
+    for (std::uint32_t v = 0; v < valueCount; ++v) {
+      const LoweredValue& value = lowered.values[v];
+      if (definitions[v] != 1 || definedBy[v] == UINT32_MAX || value.predicate || value.rematerializable ||
+          value.units != 1)
+        continue;
+      const LoweredInstruction& definition = lowered.instructions[definedBy[v]];
+      if (!definition.cheapInteger || definition.defs.size() != 1) continue;
+      std::uint32_t operand = kNoOperand, registersRead = 0;
+      for (std::size_t k = 0; k < definition.uses.size(); ++k) {
+        std::uint32_t u = definition.uses[k];
+        if (lowered.values[u].rematerializable && !definition.materializes(k)) continue;
+        ++registersRead;
+        operand = u;
+      }
+      if (registersRead != 1 || operand == v || definitions[operand] > 1 || lowered.values[operand].predicate) continue;
+      operandOf[v] = operand;
+      any = true;
+    }
+    if (any) {
+      std::vector<bool> inLoop = blocksInLoops(blocks);
+      std::vector<bool> definedInLoop(valueCount, false);
+      for (std::uint32_t b = 0; b < blocks.size(); ++b) {
+        for (std::uint32_t i = blocks[b].first; i < blocks[b].end; ++i) {
+          for (std::uint32_t d : lowered.instructions[i - first].defs) definedInLoop[d] = inLoop[b];
+        }
+      }
+      // The operand must be live wherever the result is read.
+      for (std::uint32_t b = 0; b < blocks.size(); ++b) {
+        transfer(b, liveOut[b], [&](std::uint32_t i, const ValueSet& liveAfter) {
+          const LoweredInstruction& instruction = lowered.instructions[i - first];
+          for (std::uint32_t u : instruction.uses) {
+            std::uint32_t o = operandOf[u];
+            if (o == kNoOperand) continue;
+            bool readHere = std::find(instruction.uses.begin(), instruction.uses.end(), o) != instruction.uses.end();
+            if ((inLoop[b] && !definedInLoop[u]) || (!readHere && !liveAfter.contains(o))) operandOf[u] = kNoOperand;
+          }
+        });
+      }
+      bool changedAny = false;
+      for (std::uint32_t v = 0; v < valueCount; ++v) {
+        if (operandOf[v] == kNoOperand) continue;
+        lowered.values[v].rematerializable = true;
+        changedAny = true;
+      }
+      for (LoweredInstruction& instruction : lowered.instructions) {
+        for (std::size_t k = 0; k < instruction.uses.size() && k < 64; ++k) {
+          if (operandOf[instruction.uses[k]] != kNoOperand) instruction.materializedUses |= std::uint64_t{1} << k;
+        }
+      }
+      if (changedAny) solveLiveness();
     }
   }
 
@@ -1235,12 +1339,19 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
   constexpr std::size_t kNoFunction = SIZE_MAX;
   std::vector<bool> opaqueCall(function.instructionCount, false);
   std::vector<std::size_t> calleeOf(function.instructionCount, kNoFunction);
+  std::vector<std::size_t> abiCallees;
   for (std::uint32_t i = 0; i < function.instructionCount; ++i) {
     const InstructionSite& site = module.instructions[first + i];
     if (!site.isCall || site.inDamagedCode) continue;
     std::size_t callee = definedFunction(module, site.callee);
     if (callee == kNoFunction || callee == f) {
       opaqueCall[i] = true;  // Indirect, external, or recursive: through the ABI.
+    } else if (reachesItself(module, callee)) {
+      // A recursive callee is compiled once, through the ABI: it saves the callee-saved
+      // registers it uses, so the caller needs as many registers as it, not its sum with
+      // what lives across the call, and the ABI floor applies around the call.
+      opaqueCall[i] = true;
+      abiCallees.push_back(callee);
     } else {
       calleeOf[i] = callee;
     }
@@ -1399,6 +1510,7 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
   estimate.registers = std::max(estimate.registers, unrolledLoopRegisters(text, module, flow, function, lowered, blocks,
                                                                           estimate, estimate.registers));
   estimate.spilledUnits = spilled;
+  for (std::size_t callee : abiCallees) estimate.directCalls.push_back({callee, 0});
   return estimate;
 }
 

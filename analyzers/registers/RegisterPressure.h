@@ -9,9 +9,13 @@
 //   regions      short forward branches are if-converted into one region (ifConvert).
 //   schedule     each region is reordered as ptxas issues it (Schedule.h).
 //   liveness     backward dataflow over the regions (loops to a fixpoint); a write under a
-//                guard does not end the old value's life.
-//   allocation   first fit on exact lifetimes, R1 reserved, plus ptxas's two reserved
-//                registers; then ptxas's loop unrolling, the ABI around calls and callees.
+//                guard does not end the old value's life; one-operand integer results whose
+//                operand stays live are recomputed at their reads (rematerialization).
+//   allocation   first fit on exact lifetimes, R1 reserved, preferring the register bank
+//                the co-operands use less and registers no memory instruction just read (as
+//                ptxas does below the full-occupancy count), plus ptxas's two reserved
+//                registers; then ptxas's loop unrolling, the ABI around calls and callees
+//                (a recursive callee's registers are not added to the caller's).
 //
 // The core knows nothing of LSP or I/O: it reads the Module and the text.
 #pragma once
@@ -63,6 +67,9 @@ struct LoweredInstruction {
   // A memory, texture or surface instruction: the hardware reads its register operands after
   // issue, so a register it reads is not rewritten right after it.
   bool readsOperandsLate = false;
+  // A one-cycle integer instruction (add, sub, shifts, logic ops) that ptxas may repeat at a
+  // use instead of keeping its result live (see RegisterPressure.cpp, rematerializeCheapResults).
+  bool cheapInteger = false;
 };
 
 struct LoweredFunction {
@@ -81,9 +88,10 @@ LoweredFunction lowerFunction(std::string_view text, const Module& module, flow:
 constexpr std::uint32_t kReportedReserve = 2;
 
 // Instructions after a memory instruction during which ptxas avoids rewriting a register it
-// reads (measured on the corpus's SASS: such a register is rewritten one or two instructions
-// later a fifth as often as one an ALU instruction read).
-constexpr std::uint32_t kMemoryOperandHold = 2;
+// reads (measured on the corpus's SASS: relative to the rewrites further on, such a register
+// is rewritten one or two instructions later a fifth as often as one an ALU instruction read,
+// three instructions later half as often).
+constexpr std::uint32_t kMemoryOperandHold = 3;
 
 // The architecture ptxas compiles the module for: its `.target`, or sm_75 (the lowest that
 // ptxas 13 accepts) when that is older or missing.

@@ -11,7 +11,6 @@
 namespace ptx::registers {
 namespace {
 
-
 std::uint64_t symbolBytes(const Symbol& symbol) {
   std::uint64_t size = flow::typeSizeInBytes(symbol.type).value_or(1);
   if (symbol.vectorWidth > 0) size *= symbol.vectorWidth;
@@ -55,18 +54,21 @@ std::string confidenceFor(std::string_view text, const Module& module, const Fun
     textures = textures || opcode == "tex" || opcode == "tld4" || opcode == "suld";
   }
   // Figures from bench/registers_bench's table by feature (docs/registers.md).
-  std::string note = "median error 11.5% against ptxas over 1454 corpus kernels; see docs/registers.md";
+  std::string note = "median error 8.3% against ptxas over 1454 corpus kernels; see docs/registers.md";
   if (calls) {
     return "low: calls follow the ABI, and ptxas may inline them (kernels with calls: median error 13%, 90th "
-           "percentile 44%); " + note;
+           "percentile 44%); " +
+           note;
   }
   if (textures) {
     return "low: ptxas issues texture fetches far ahead of their use (kernels with textures: 90th percentile "
-           "41%); " + note;
+           "43%); " +
+           note;
   }
   if (estimate.maxLiveUnits > 96) {
     return "medium: ptxas schedules large kernels for latency, which usually needs more registers than the PTX "
-           "shows; " + note;
+           "shows; " +
+           note;
   }
   return "good: " + note;
 }
@@ -81,15 +83,14 @@ std::string reportTarget(const Module& module, const std::optional<std::string>&
   return {};
 }
 
-std::vector<FunctionRegisterReport> reportRegisters(std::string_view text, const Module& module,
-                                                   flow::FlowCache& flows,
-                                                   const std::optional<std::string>& targetOverride) {
+std::vector<FunctionRegisterReport> reportRegisters(std::string_view text, const Module& module, flow::FlowCache& flows,
+                                                    const std::optional<std::string>& targetOverride) {
   return reportRegisters(text, module, estimateRegisters(text, module, flows), targetOverride);
 }
 
 std::vector<FunctionRegisterReport> reportRegisters(std::string_view text, const Module& module,
-                                                   std::vector<RegisterEstimate> estimates,
-                                                   const std::optional<std::string>& targetOverride) {
+                                                    std::vector<RegisterEstimate> estimates,
+                                                    const std::optional<std::string>& targetOverride) {
   std::vector<FunctionRegisterReport> reports;
   std::string target = reportTarget(module, targetOverride);
   std::optional<SmLimits> limits = limitsForTarget(target);

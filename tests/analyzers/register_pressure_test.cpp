@@ -141,9 +141,11 @@ TEST_CASE("Budgets: .maxnreg, the launch-bounds ceiling, and spills beyond them"
   CHECK(registers::launchBoundsRegisterCeiling(32, 1) == 255);
 
   // 40 floats loaded by volatile loads and summed in reverse: all 40 live at once.
-  std::string body = ".visible .entry k(.param .u64 src) .maxnreg 24\n{\n  .reg .f32 %f<42>;\n  .reg .b64 %rd<2>;\n"
-                     "  ld.param.u64 %rd1, [src];\n";
-  for (int i = 0; i < 40; ++i) body += "  ld.volatile.global.f32 %f" + std::to_string(i) + ", [%rd1+" + std::to_string(4 * i) + "];\n";
+  std::string body =
+      ".visible .entry k(.param .u64 src) .maxnreg 24\n{\n  .reg .f32 %f<42>;\n  .reg .b64 %rd<2>;\n"
+      "  ld.param.u64 %rd1, [src];\n";
+  for (int i = 0; i < 40; ++i)
+    body += "  ld.volatile.global.f32 %f" + std::to_string(i) + ", [%rd1+" + std::to_string(4 * i) + "];\n";
   body += "  mov.f32 %f40, %f39;\n";
   for (int i = 38; i >= 0; --i) body += "  add.rn.f32 %f40, %f40, %f" + std::to_string(i) + ";\n";
   body += "  st.global.f32 [%rd1], %f40;\n  ret;\n}\n";
@@ -389,15 +391,17 @@ TEST_CASE("Many values live across an opaque call cost about two registers each"
   // 20 loaded values and the address pair live across a call of an .extern function:
   // ptxas -v -c (sm_80): 50 registers (2 x 22 units + 6); with 4 values, 26 (20 + 6).
   auto kernel = [](int values) {
-    std::string body = ".extern .func (.param .b32 r) external(.param .b32 a);\n"
-                       ".visible .entry k(.param .u64 p)\n{\n  .reg .b32 %r<4>;\n  .reg .b32 %k<48>;\n"
-                       "  .reg .b32 %acc<48>;\n  .reg .b64 %rd<2>;\n  ld.param.u64 %rd1, [p];\n"
-                       "  ld.global.u32 %r1, [%rd1];\n";
+    std::string body =
+        ".extern .func (.param .b32 r) external(.param .b32 a);\n"
+        ".visible .entry k(.param .u64 p)\n{\n  .reg .b32 %r<4>;\n  .reg .b32 %k<48>;\n"
+        "  .reg .b32 %acc<48>;\n  .reg .b64 %rd<2>;\n  ld.param.u64 %rd1, [p];\n"
+        "  ld.global.u32 %r1, [%rd1];\n";
     for (int i = 1; i <= values; ++i) {
       body += "  ld.volatile.global.u32 %k" + std::to_string(i) + ", [%rd1+" + std::to_string(4 * i + 4) + "];\n";
     }
-    body += "  {\n    .param .b32 a;\n    .param .b32 r;\n    st.param.b32 [a], %r1;\n"
-            "    call.uni (r), external, (a);\n    ld.param.b32 %r2, [r];\n  }\n";
+    body +=
+        "  {\n    .param .b32 a;\n    .param .b32 r;\n    st.param.b32 [a], %r1;\n"
+        "    call.uni (r), external, (a);\n    ld.param.b32 %r2, [r];\n  }\n";
     std::string accumulator = "%r2";
     for (int i = 1; i <= values; ++i) {
       body += "  xor.b32 %acc" + std::to_string(i) + ", " + accumulator + ", %k" + std::to_string(i) + ";\n";
@@ -412,4 +416,210 @@ TEST_CASE("Many values live across an opaque call cost about two registers each"
   REQUIRE(few.size() == 1);
   CHECK(many[0].registers == 50);
   CHECK(few[0].registers == 26);
+}
+
+TEST_CASE("Register choice: operands from both banks, no rewrite right after a memory read", "[registers]") {
+  // At most 6 units are live (%rd4 or %rd6, %rd2, %r3), which a compact allocation fits in
+  // R0..R7 (10 reported). ptxas spreads: the sum reads both loaded values, so the second goes
+  // to the other bank; and the address registers the loads just read are not reused at once.
+  // The model follows both preferences below the full-occupancy count. ptxas -v (sm_75): 12.
+  std::string text = module(R"(.visible .entry vadd(.param .u64 a, .param .u64 b, .param .u64 c, .param .s32 n)
+{
+  .reg .u16 %rh<3>;
+  .reg .u32 %r<6>;
+  .reg .u64 %rd<10>;
+  .reg .f32 %f<4>;
+  .reg .pred %p<2>;
+  mov.u16 %rh1, %ctaid.x;
+  mov.u16 %rh2, %ntid.x;
+  mul.wide.u16 %r1, %rh1, %rh2;
+  cvt.u32.u16 %r2, %tid.x;
+  add.u32 %r3, %r2, %r1;
+  ld.param.s32 %r4, [n];
+  setp.le.s32 %p1, %r4, %r3;
+  @%p1 bra DONE;
+  mul.wide.s32 %rd2, %r3, 4;
+  ld.param.u64 %rd3, [a];
+  add.u64 %rd4, %rd3, %rd2;
+  ld.global.f32 %f1, [%rd4];
+  ld.param.u64 %rd5, [b];
+  add.u64 %rd6, %rd5, %rd2;
+  ld.global.f32 %f2, [%rd6];
+  add.f32 %f3, %f1, %f2;
+  ld.param.u64 %rd7, [c];
+  add.u64 %rd8, %rd7, %rd2;
+  st.global.f32 [%rd8], %f3;
+DONE:
+  exit;
+}
+)",
+                            "sm_75");
+  auto estimates = estimate(text);
+  REQUIRE(estimates.size() == 1);
+  CHECK(estimates[0].maxLiveUnits == 6);
+  CHECK(estimates[0].registers == 12);
+}
+
+TEST_CASE("A recursive callee is called through the ABI: its registers are not added to the caller's", "[registers]") {
+  // count_down calls itself, so ptxas cannot inline it: the kernel needs as many registers as
+  // the callee, and the ABI floor for what lives across the call (20 + units), not the
+  // callee's registers plus the live units. ptxas -v (sm_80): 26 with 4 values and the
+  // address pair live across the call, 30 with 8 values.
+  auto kernel = [](int vectors) {
+    std::string body = R"(.func (.param .b32 r) count_down(.param .b32 n)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<6>;
+  ld.param.b32 %r1, [n];
+  setp.lt.s32 %p1, %r1, 1;
+  mov.b32 %r5, 0;
+  @%p1 bra DONE;
+  add.s32 %r2, %r1, -1;
+  {
+    .param .b32 a;
+    .param .b32 b;
+    st.param.b32 [a], %r2;
+    call.uni (b), count_down, (a);
+    ld.param.b32 %r3, [b];
+  }
+  add.s32 %r5, %r3, %r1;
+DONE:
+  st.param.b32 [r], %r5;
+  ret;
+}
+
+.visible .entry k(.param .u64 p, .param .u32 n)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [p];
+  ld.param.u32 %r1, [n];
+  mov.u32 %r2, %tid.x;
+  mul.wide.u32 %rd2, %r2, 32;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.v4.u32 {%r4, %r5, %r6, %r7}, [%rd3];
+)";
+    if (vectors == 2) body += "  ld.global.v4.u32 {%r8, %r9, %r10, %r11}, [%rd3+16];\n";
+    body += R"(  {
+    .param .b32 a;
+    .param .b32 b;
+    st.param.b32 [a], %r1;
+    call.uni (b), count_down, (a);
+    ld.param.b32 %r3, [b];
+  }
+  add.s32 %r4, %r4, %r3;
+  add.s32 %r5, %r5, %r3;
+  add.s32 %r6, %r6, %r3;
+  add.s32 %r7, %r7, %r3;
+  st.global.v4.u32 [%rd3], {%r4, %r5, %r6, %r7};
+)";
+    if (vectors == 2) {
+      body +=
+          "  add.s32 %r8, %r8, %r3;\n  add.s32 %r9, %r9, %r3;\n  add.s32 %r10, %r10, %r3;\n"
+          "  add.s32 %r11, %r11, %r3;\n  st.global.v4.u32 [%rd3+16], {%r8, %r9, %r10, %r11};\n";
+    }
+    body += "  ret;\n}\n";
+    return module(body);
+  };
+  auto one = estimate(kernel(1));
+  auto two = estimate(kernel(2));
+  REQUIRE(one.size() == 2);
+  REQUIRE(two.size() == 2);
+  // [0] is count_down, [1] the kernel.
+  CHECK(one[0].registers == 24);
+  CHECK(one[1].registers == 26);
+  CHECK(two[1].registers == 30);
+}
+
+TEST_CASE("Pointers into the local stack frame are 32-bit", "[registers]") {
+  // nvcc addresses a local array from the 64-bit %SPL; SASS addresses local memory with
+  // 32-bit offsets (STL [R1+0x8]), so %rd4, %rd5 and %rd7 take one register each. ptxas -v
+  // (sm_80): 12; with 64-bit pointers the estimate would be 14.
+  std::string text = module(R"(.visible .entry stack_array(.param .u64 out, .param .u32 n)
+{
+  .local .align 4 .b8 __local_depot0[64];
+  .reg .b64 %SPL;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<12>;
+  mov.u64 %SPL, __local_depot0;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [n];
+  mov.u32 %r2, %tid.x;
+  and.b32 %r3, %r2, 15;
+  and.b32 %r4, %r1, 15;
+  mul.wide.u32 %rd2, %r3, 4;
+  mul.wide.u32 %rd3, %r4, 4;
+  add.u64 %rd4, %SPL, %rd2;
+  add.u64 %rd5, %SPL, %rd3;
+  st.local.u32 [%rd4], %r2;
+  st.local.u32 [%rd5], %r1;
+  add.u32 %r5, %r2, 3;
+  and.b32 %r6, %r5, 15;
+  mul.wide.u32 %rd6, %r6, 4;
+  add.u64 %rd7, %SPL, %rd6;
+  ld.local.u32 %r7, [%rd7];
+  ld.local.u32 %r8, [%rd4];
+  ld.local.u32 %r9, [%rd5];
+  add.u32 %r10, %r7, %r8;
+  add.u32 %r11, %r10, %r9;
+  cvta.to.global.u64 %rd8, %rd1;
+  mul.wide.u32 %rd9, %r2, 4;
+  add.s64 %rd10, %rd8, %rd9;
+  st.global.u32 [%rd10], %r11;
+  ret;
+}
+)");
+  auto estimates = estimate(text);
+  REQUIRE(estimates.size() == 1);
+  CHECK(estimates[0].maxLiveUnits == 7);
+  CHECK(estimates[0].registers == 11);
+}
+
+TEST_CASE("A shift of a value that stays live is recomputed where it is read, a multiply is kept", "[registers]") {
+  // tid << 2 addresses shared memory at nine places while tid itself lives to the end: ptxas
+  // folds it into the address ([R0.X4]) instead of holding it; tid * 12 it keeps in a register.
+  // ptxas -v (sm_80): 10 with the shift, 12 with the multiply.
+  auto kernel = [](std::string_view scale) {
+    return module(std::string(R"(.visible .entry scaled(.param .u64 out)
+{
+  .reg .b32 %r<40>;
+  .reg .b64 %rd<4>;
+  .shared .align 4 .b8 tile[4096];
+  mov.u32 %r1, %tid.x;
+  )") + std::string(scale) +
+                  R"(
+  ld.shared.u32 %r10, [%r3];
+  ld.shared.u32 %r11, [%r3+512];
+  ld.shared.u32 %r12, [%r3+1024];
+  add.s32 %r13, %r10, %r11;
+  add.s32 %r14, %r13, %r12;
+  st.shared.u32 [%r3+4], %r14;
+  bar.sync 0;
+  ld.shared.u32 %r15, [%r3+8];
+  ld.shared.u32 %r16, [%r3+2048];
+  ld.shared.u32 %r17, [%r3+3072];
+  add.s32 %r18, %r15, %r16;
+  add.s32 %r19, %r18, %r17;
+  st.shared.u32 [%r3], %r19;
+  bar.sync 0;
+  ld.shared.u32 %r21, [%r3+12];
+  ld.param.u64 %rd1, [out];
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r21;
+  ret;
+}
+)");
+  };
+  auto shifted = estimate(kernel("shl.b32 %r3, %r1, 2;"));
+  auto multiplied = estimate(kernel("mul.lo.s32 %r3, %r1, 12;"));
+  REQUIRE(shifted.size() == 1);
+  REQUIRE(multiplied.size() == 1);
+  auto liveAtPeak = [](const registers::RegisterEstimate& e, unsigned index) {
+    return std::any_of(e.liveAtPeak.begin(), e.liveAtPeak.end(), [&](const auto& key) { return key.index == index; });
+  };
+  CHECK(shifted[0].registers == 10);
+  CHECK_FALSE(liveAtPeak(shifted[0], 3));
+  CHECK(multiplied[0].maxLiveUnits == shifted[0].maxLiveUnits + 1);
+  CHECK(liveAtPeak(multiplied[0], 3));
 }
