@@ -84,6 +84,7 @@ class Lowerer {
         }
       }
     }
+    markRecomputable();
     // Elements nobody reads are not written (a texture fetch's write mask) and need no place
     // in their group.
     for (std::vector<std::uint32_t>& group : out_.vectorGroups) {
@@ -283,11 +284,14 @@ class Lowerer {
         opcode == "suld" || opcode == "sust") {
       recordVectorGroups(site);
     }
-    out.cheapInteger = (opcode == "add" || opcode == "sub" || opcode == "shl" || opcode == "shr" || opcode == "and" ||
-                        opcode == "or" || opcode == "xor") &&
-                       !site.isGuarded() && !hasModifierPrefix(text_, module_, site, ".f") &&
-                       !registers::hasModifier(text_, module_, site, ".cc") &&
-                       !registers::hasModifier(text_, module_, site, ".sat");
+    bool cheapInteger = (opcode == "add" || opcode == "sub" || opcode == "shl" || opcode == "shr" || opcode == "and" ||
+                         opcode == "or" || opcode == "xor") &&
+                        !site.isGuarded() && !hasModifierPrefix(text_, module_, site, ".f") &&
+                        !registers::hasModifier(text_, module_, site, ".cc") &&
+                        !registers::hasModifier(text_, module_, site, ".sat");
+    if (cheapInteger && out.defs.size() == 1) {
+      facts_[out.defs[0]].cheapIntegerAt = index - module_.functions[flow_.functionIndex()].firstInstruction;
+    }
     if ((opcode == "ld" || opcode == "ldu" || opcode == "st" || opcode == "atom" || opcode == "red" ||
          opcode == "tex" || opcode == "tld4" || opcode == "suld" || opcode == "sust" || opcode == "sured") &&
         !registers::hasModifier(text_, module_, site, ".param")) {
@@ -378,6 +382,15 @@ class Lowerer {
     bool pointerArithmetic = out.defs.size() == 1 && out_.values[out.defs[0]].units == 2 && !site.isGuarded() &&
                              (opcode == "add" || opcode == "sub" || opcode == "mov" || opcode == "cvta");
     std::uint32_t pointerResult = pointerArithmetic ? out.defs[0] : kNoValue;
+    // Registers inside a vector or an address tuple: read, nothing more.
+    auto readElements = [&](std::uint32_t firstElement, std::uint32_t count) {
+      for (std::uint32_t e = 0; e < count; ++e) {
+        if (auto key = flow_.registerOf(module_.operands[firstElement + e])) {
+          ++facts_[valueOf(*key)].reads;
+          ++sources;
+        }
+      }
+    };
     for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
       const InstructionOperand& operand = module_.operands[o];
       bool isDestination = std::find(written.begin(), written.end(), o) != written.end();
@@ -414,22 +427,12 @@ class Lowerer {
               ++sources;
             }
           }
-          for (std::uint32_t e = 0; e < operand.tupleElementCount; ++e) {
-            if (auto key = flow_.registerOf(module_.operands[operand.firstTupleElement + e])) {
-              ++facts_[valueOf(*key)].reads;
-              ++sources;
-            }
-          }
+          readElements(operand.firstTupleElement, operand.tupleElementCount);
           otherOperand = true;
           break;
         case OperandShape::Vector:
         case OperandShape::PredicatePair:
-          for (std::uint32_t e = 0; e < operand.elementCount; ++e) {
-            if (auto key = flow_.registerOf(module_.operands[operand.firstElement + e])) {
-              ++facts_[valueOf(*key)].reads;
-              ++sources;
-            }
-          }
+          readElements(operand.firstElement, operand.elementCount);
           otherOperand = true;
           break;
         default:
@@ -499,6 +502,32 @@ class Lowerer {
     }
   }
 
+  // LoweredValue::recomputableFrom, once `rematerializable` is final (an operand that is
+  // rematerializable where the instruction reads it holds no register and does not count).
+  void markRecomputable() {
+    std::vector<bool> parameter(out_.values.size(), false);
+    for (std::uint32_t v : out_.liveAtEntry) parameter[v] = true;
+    auto definitions = [&](std::uint32_t v) { return facts_[v].definitions + (parameter[v] ? 1u : 0u); };
+    for (std::uint32_t v = 0; v < facts_.size(); ++v) {
+      const LoweredValue& value = out_.values[v];
+      if (facts_[v].cheapIntegerAt == kNoValue || definitions(v) != 1 || value.predicate || value.rematerializable ||
+          value.units != 1) {
+        continue;
+      }
+      const LoweredInstruction& definition = out_.instructions[facts_[v].cheapIntegerAt];
+      if (definition.defs.size() != 1 || definition.defs[0] != v) continue;
+      std::uint32_t operand = kNoValue, registersRead = 0;
+      for (std::size_t k = 0; k < definition.uses.size(); ++k) {
+        std::uint32_t u = definition.uses[k];
+        if (out_.values[u].rematerializable && !definition.materializes(k)) continue;
+        ++registersRead;
+        operand = u;
+      }
+      if (registersRead != 1 || operand == v || definitions(operand) > 1 || out_.values[operand].predicate) continue;
+      out_.values[v].recomputableFrom = operand;
+    }
+  }
+
   // ld.param of a kernel parameter (constant bank), or a mov of an immediate or of a
   // variable's address: nothing a register must carry from the definition to the uses.
   bool isCheapDefinition(const InstructionSite& site) const {
@@ -534,6 +563,8 @@ class Lowerer {
     std::uint32_t reads = 0;
     std::uint32_t addressReads = 0;        // As the base of an address.
     std::uint32_t windowAddressReads = 0;  // As the base of a shared or local address.
+    // The (function-local) instruction that defines it, when that is a one-cycle integer one.
+    std::uint32_t cheapIntegerAt = kNoValue;
     std::uint32_t pointerArithmeticReads = 0;
     std::vector<std::uint32_t> feeds;   // Values its pointer arithmetic reads define.
     std::uint32_t offsetOf = kNoValue;  // Defined once as this value plus an immediate.
@@ -1250,42 +1281,20 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
   // its own; ptxas recomputes it at the use or folds it into the addressing mode (the SASS of
   // nvcc's bitonic sort reads tid * 4 and tid * 8 as [R5.X4], [R5.X8]). Not into loops, where
   // the instruction would repeat on every iteration.
+  std::vector<bool> loopBlocks = blocksInLoops(blocks);
   {
-    std::vector<std::uint32_t> definitions(valueCount, 0), definedBy(valueCount, UINT32_MAX);
-    for (std::uint32_t i = 0; i < lowered.instructions.size(); ++i) {
-      for (std::uint32_t d : lowered.instructions[i].defs) {
-        ++definitions[d];
-        definedBy[d] = i;
-      }
-    }
-    for (std::uint32_t v : lowered.liveAtEntry) ++definitions[v];
     constexpr std::uint32_t kNoOperand = UINT32_MAX;
     std::vector<std::uint32_t> operandOf(valueCount, kNoOperand);
     bool any = false;
     for (std::uint32_t v = 0; v < valueCount; ++v) {
-      const LoweredValue& value = lowered.values[v];
-      if (definitions[v] != 1 || definedBy[v] == UINT32_MAX || value.predicate || value.rematerializable ||
-          value.units != 1)
-        continue;
-      const LoweredInstruction& definition = lowered.instructions[definedBy[v]];
-      if (!definition.cheapInteger || definition.defs.size() != 1) continue;
-      std::uint32_t operand = kNoOperand, registersRead = 0;
-      for (std::size_t k = 0; k < definition.uses.size(); ++k) {
-        std::uint32_t u = definition.uses[k];
-        if (lowered.values[u].rematerializable && !definition.materializes(k)) continue;
-        ++registersRead;
-        operand = u;
-      }
-      if (registersRead != 1 || operand == v || definitions[operand] > 1 || lowered.values[operand].predicate) continue;
-      operandOf[v] = operand;
-      any = true;
+      operandOf[v] = lowered.values[v].recomputableFrom;
+      any = any || operandOf[v] != kNoOperand;
     }
     if (any) {
-      std::vector<bool> inLoop = blocksInLoops(blocks);
       std::vector<bool> definedInLoop(valueCount, false);
       for (std::uint32_t b = 0; b < blocks.size(); ++b) {
         for (std::uint32_t i = blocks[b].first; i < blocks[b].end; ++i) {
-          for (std::uint32_t d : lowered.instructions[i - first].defs) definedInLoop[d] = inLoop[b];
+          for (std::uint32_t d : lowered.instructions[i - first].defs) definedInLoop[d] = loopBlocks[b];
         }
       }
       // The operand must be live wherever the result is read.
@@ -1296,22 +1305,23 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
             std::uint32_t o = operandOf[u];
             if (o == kNoOperand) continue;
             bool readHere = std::find(instruction.uses.begin(), instruction.uses.end(), o) != instruction.uses.end();
-            if ((inLoop[b] && !definedInLoop[u]) || (!readHere && !liveAfter.contains(o))) operandOf[u] = kNoOperand;
+            if ((loopBlocks[b] && !definedInLoop[u]) || (!readHere && !liveAfter.contains(o)))
+              operandOf[u] = kNoOperand;
           }
         });
       }
-      bool changedAny = false;
+      bool recomputed = false;
       for (std::uint32_t v = 0; v < valueCount; ++v) {
         if (operandOf[v] == kNoOperand) continue;
         lowered.values[v].rematerializable = true;
-        changedAny = true;
+        recomputed = true;
       }
       for (LoweredInstruction& instruction : lowered.instructions) {
         for (std::size_t k = 0; k < instruction.uses.size() && k < 64; ++k) {
           if (operandOf[instruction.uses[k]] != kNoOperand) instruction.materializedUses |= std::uint64_t{1} << k;
         }
       }
-      if (changedAny) solveLiveness();
+      if (recomputed) solveLiveness();
     }
   }
 
@@ -1340,18 +1350,24 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
   std::vector<bool> opaqueCall(function.instructionCount, false);
   std::vector<std::size_t> calleeOf(function.instructionCount, kNoFunction);
   std::vector<std::size_t> abiCallees;
+  std::unordered_map<std::size_t, bool> recursiveCallee;  // Asked once per callee.
+  auto isRecursive = [&](std::size_t callee) {
+    auto [known, inserted] = recursiveCallee.try_emplace(callee, false);
+    if (inserted) known->second = reachesItself(module, callee);
+    return known->second;
+  };
   for (std::uint32_t i = 0; i < function.instructionCount; ++i) {
     const InstructionSite& site = module.instructions[first + i];
     if (!site.isCall || site.inDamagedCode) continue;
     std::size_t callee = definedFunction(module, site.callee);
     if (callee == kNoFunction || callee == f) {
       opaqueCall[i] = true;  // Indirect, external, or recursive: through the ABI.
-    } else if (reachesItself(module, callee)) {
+    } else if (isRecursive(callee)) {
       // A recursive callee is compiled once, through the ABI: it saves the callee-saved
       // registers it uses, so the caller needs as many registers as it, not its sum with
       // what lives across the call, and the ABI floor applies around the call.
       opaqueCall[i] = true;
-      abiCallees.push_back(callee);
+      if (std::find(abiCallees.begin(), abiCallees.end(), callee) == abiCallees.end()) abiCallees.push_back(callee);
     } else {
       calleeOf[i] = callee;
     }
@@ -1362,7 +1378,6 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
   estimate.function = f;
   estimate.liveUnits.assign(function.instructionCount, 0);
   estimate.inLoop.assign(function.instructionCount, false);
-  std::vector<bool> loopBlocks = blocksInLoops(blocks);
   // Two allocation points per instruction: before it (2i) and after it (2i + 1).
   // (Points are recorded in walk order; the allocation only needs each value's first.)
   std::vector<std::vector<std::uint32_t>> pointsOf(valueCount);

@@ -44,6 +44,10 @@ struct LoweredValue {
   // A temporary of an expanded instruction (division, square root...), live at it only; its
   // `reg` names no register.
   bool scratch = false;
+  // Defined once by a one-cycle integer instruction (add, sub, shift, logic op) whose only
+  // register operand is this value: where that operand is live at every read, ptxas repeats
+  // the instruction there instead of keeping the result (UINT32_MAX: not such a value).
+  std::uint32_t recomputableFrom = UINT32_MAX;
 };
 
 // One instruction of the lowered function: the values it reads and writes (indices into
@@ -67,9 +71,6 @@ struct LoweredInstruction {
   // A memory, texture or surface instruction: the hardware reads its register operands after
   // issue, so a register it reads is not rewritten right after it.
   bool readsOperandsLate = false;
-  // A one-cycle integer instruction (add, sub, shifts, logic ops) that ptxas may repeat at a
-  // use instead of keeping its result live (see RegisterPressure.cpp, rematerializeCheapResults).
-  bool cheapInteger = false;
 };
 
 struct LoweredFunction {
@@ -127,7 +128,8 @@ struct RegisterEstimate {
   // Per instruction: whether it sits inside a loop (a block on a CFG cycle).
   std::vector<bool> inLoop;
   // Calls of functions defined in the module: (Module::functions index, 32-bit units live
-  // across the call). estimateRegisters raises `registers` to cover each callee.
+  // across the call; 0 for a recursive callee, called through the ABI, whose registers are not
+  // added to them). estimateRegisters raises `registers` to cover each callee.
   std::vector<std::pair<std::size_t, std::uint32_t>> directCalls;
 };
 

@@ -20,6 +20,18 @@ std::vector<registers::RegisterEstimate> estimate(const std::string& text) {
   return registers::estimateRegisters(text, result.module, flows);
 }
 
+// The estimate of a module with one function.
+registers::RegisterEstimate estimateOne(const std::string& text) {
+  auto estimates = estimate(text);
+  REQUIRE(estimates.size() == 1);
+  return estimates[0];
+}
+
+// Whether a register of index `index` (%r3, %f3...) is listed live at the peak.
+bool liveAtPeak(const registers::RegisterEstimate& e, unsigned index) {
+  return std::any_of(e.liveAtPeak.begin(), e.liveAtPeak.end(), [&](const auto& key) { return key.index == index; });
+}
+
 std::string module(std::string_view body, std::string_view target = "sm_80") {
   return ".version 8.0\n.target " + std::string(target) + "\n.address_size 64\n\n" + std::string(body);
 }
@@ -46,9 +58,7 @@ TEST_CASE("Straight-line code: max live counts 32-bit units, a 64-bit value take
   ret;
 }
 )");
-  auto estimates = estimate(text);
-  REQUIRE(estimates.size() == 1);
-  const auto& e = estimates[0];
+  const auto e = estimateOne(text);
   // Before the second load: %rd1 (2 units) and %r1 (1) (the loads may issue in either order).
   CHECK(e.maxLiveUnits == 3);
   // R0..R5 touched, plus the two ptxas reserves → 8 (ptxas: 10).
@@ -86,9 +96,7 @@ $L_loop:
   ret;
 }
 )");
-  auto estimates = estimate(text);
-  REQUIRE(estimates.size() == 1);
-  const auto& e = estimates[0];
+  const auto e = estimateOne(text);
   // In the loop: %f1..%f4, %f5 and %r2: 6 units, plus %rd1 (a kernel parameter, but also the
   // store's address after the loop: on sm_80 it is materialized into a pair once and kept)
   // = 8. %r1, the bound, is read by setp straight from the constant bank and holds nothing.
@@ -186,9 +194,7 @@ TEST_CASE("Loads issue early: independent loads are live together, as ptxas sche
   ret;
 }
 )");
-  auto estimates = estimate(text);
-  REQUIRE(estimates.size() == 1);
-  const auto& e = estimates[0];
+  const auto e = estimateOne(text);
   // In PTX order at most the address pair and two floats are live (4 units); scheduled, the
   // address pair and at least four loaded floats are.
   CHECK(e.maxLiveUnits >= 6);
@@ -372,19 +378,11 @@ TEST_CASE("A texture fetch reads its coordinates", "[registers]") {
 }
 )",
                             "sm_75");
-  auto estimates = estimate(text);
-  REQUIRE(estimates.size() == 1);
-  const auto& e = estimates[0];
-  auto liveAtPeak = [&](unsigned index) {
-    for (const auto& key : e.liveAtPeak) {
-      if (key.index == index) return true;
-    }
-    return false;
-  };
+  const auto e = estimateOne(text);
   // At the fetch: %f3 and %f4 (its coordinates).
   CHECK(e.maxLiveUnits >= 2);
-  CHECK(liveAtPeak(3));
-  CHECK(liveAtPeak(4));
+  CHECK(liveAtPeak(e, 3));
+  CHECK(liveAtPeak(e, 4));
 }
 
 TEST_CASE("Many values live across an opaque call cost about two registers each", "[registers]") {
@@ -454,10 +452,9 @@ DONE:
 }
 )",
                             "sm_75");
-  auto estimates = estimate(text);
-  REQUIRE(estimates.size() == 1);
-  CHECK(estimates[0].maxLiveUnits == 6);
-  CHECK(estimates[0].registers == 12);
+  const auto e = estimateOne(text);
+  CHECK(e.maxLiveUnits == 6);
+  CHECK(e.registers == 12);
 }
 
 TEST_CASE("A recursive callee is called through the ABI: its registers are not added to the caller's", "[registers]") {
@@ -569,10 +566,9 @@ TEST_CASE("Pointers into the local stack frame are 32-bit", "[registers]") {
   ret;
 }
 )");
-  auto estimates = estimate(text);
-  REQUIRE(estimates.size() == 1);
-  CHECK(estimates[0].maxLiveUnits == 7);
-  CHECK(estimates[0].registers == 11);
+  const auto e = estimateOne(text);
+  CHECK(e.maxLiveUnits == 7);
+  CHECK(e.registers == 11);
 }
 
 TEST_CASE("A shift of a value that stays live is recomputed where it is read, a multiply is kept", "[registers]") {
@@ -615,9 +611,6 @@ TEST_CASE("A shift of a value that stays live is recomputed where it is read, a 
   auto multiplied = estimate(kernel("mul.lo.s32 %r3, %r1, 12;"));
   REQUIRE(shifted.size() == 1);
   REQUIRE(multiplied.size() == 1);
-  auto liveAtPeak = [](const registers::RegisterEstimate& e, unsigned index) {
-    return std::any_of(e.liveAtPeak.begin(), e.liveAtPeak.end(), [&](const auto& key) { return key.index == index; });
-  };
   CHECK(shifted[0].registers == 10);
   CHECK_FALSE(liveAtPeak(shifted[0], 3));
   CHECK(multiplied[0].maxLiveUnits == shifted[0].maxLiveUnits + 1);
