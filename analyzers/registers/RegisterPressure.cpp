@@ -6,6 +6,7 @@
 #include <bit>
 #include <cctype>
 #include <charconv>
+#include <span>
 #include <unordered_map>
 
 #include "isa/IsaReference.h"
@@ -64,6 +65,7 @@ class Lowerer {
         }
       }
     }
+    materializeSecondImmediates();
     narrowWindowPointers();
     foldAddressOffsets();
     foldWideMultiplies();
@@ -217,7 +219,7 @@ class Lowerer {
         if (auto base = flow_.baseRegisterOf(operand)) addUse(*base, out, sm_ >= 80 && isGlobalOrGenericAccess(site));
         // A texture or surface instruction's coordinates (and a texture or sampler held in a
         // register) are read from general registers.
-        for (std::uint32_t e = 0; e < operand.tupleElementCount; ++e) {
+        for (std::uint32_t e = 0; e < readTupleElements(site, operand); ++e) {
           const InstructionOperand& element = module_.operands[operand.firstTupleElement + e];
           if (element.shape == OperandShape::Register) addUse(element, out, true);
         }
@@ -236,7 +238,7 @@ class Lowerer {
         // The coordinates, consecutive too (TEX R4, R4, ... reads R4:R5); immediates are not
         // registers and drop out.
         std::vector<std::uint32_t> group;
-        for (std::uint32_t e = 0; e < operand.tupleElementCount; ++e) {
+        for (std::uint32_t e = 0; e < readTupleElements(site, operand); ++e) {
           const InstructionOperand& element = module_.operands[operand.firstTupleElement + e];
           if (element.shape != OperandShape::Register) continue;
           if (auto key = flow_.registerOf(element)) group.push_back(valueOf(*key));
@@ -253,6 +255,35 @@ class Lowerer {
       }
       out_.vectorGroups.push_back(std::move(group));
     }
+  }
+
+  // How many of a texture address tuple's elements the fetch reads: a coordinate vector longer
+  // than the geometry takes (`tex.2d.v4.f32.f32 {..}, [tex, {%f3, %f6, %f7, %f8}]`, the .v4
+  // form older compilers emit) is read up to the geometry's coordinates, the rest ignored
+  // (SASS: `TEX ... R4, R4, ... 2D` reads R4:R5 only).
+  std::uint32_t readTupleElements(const InstructionSite& site, const InstructionOperand& operand) const {
+    std::string_view opcode = slice(text_, site.opcode);
+    if (opcode != "tex" && opcode != "tld4") return operand.tupleElementCount;
+    std::uint32_t geometry = 0;
+    for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount && geometry == 0; ++m) {
+      std::string_view modifier = slice(text_, module_.modifiers[m]);
+      if (modifier == ".1d") geometry = 1;
+      if (modifier == ".2d" || modifier == ".a1d") geometry = 2;
+      if (modifier == ".3d" || modifier == ".a2d" || modifier == ".cube" || modifier == ".2dms") geometry = 3;
+      if (modifier == ".acube" || modifier == ".a2dms") geometry = 4;
+    }
+    if (geometry == 0) return operand.tupleElementCount;
+    // The coordinates are the elements inside the braces; any before them (a sampler) stay.
+    std::string_view address = slice(text_, operand.range);
+    std::size_t brace = address.find('{');
+    if (brace == std::string_view::npos) return operand.tupleElementCount;
+    std::size_t braceAt = operand.range.begin + brace;
+    std::uint32_t before = 0;
+    while (before < operand.tupleElementCount &&
+           module_.operands[operand.firstTupleElement + before].range.begin < braceAt)
+      ++before;
+    std::uint32_t coordinates = operand.tupleElementCount - before;
+    return before + std::min(coordinates, geometry);
   }
 
   static bool isAluOpcode(std::string_view opcode) {
@@ -273,9 +304,12 @@ class Lowerer {
     for (std::uint32_t operand : written) addRegister(module_.operands[operand], out.defs);
     recordFacts(site, written, out);
     bool cheap = !site.isGuarded() && isCheapDefinition(site);
+    bool literal = cheap && isLiteralMove(site);
     for (std::uint32_t d : out.defs) {
       auto [it, inserted] = cheapDefinitions_.try_emplace(d, cheap);
       if (!inserted) it->second = it->second && cheap;
+      auto [lit, first] = literalDefinitions_.try_emplace(d, literal);
+      if (!first) lit->second = lit->second && literal;
     }
     std::string_view opcode = slice(text_, site.opcode);
     bool readsDestination = destinationIsAlsoRead(opcode);
@@ -427,7 +461,7 @@ class Lowerer {
               ++sources;
             }
           }
-          readElements(operand.firstTupleElement, operand.tupleElementCount);
+          readElements(operand.firstTupleElement, readTupleElements(site, operand));
           otherOperand = true;
           break;
         case OperandShape::Vector:
@@ -549,12 +583,40 @@ class Lowerer {
         std::string_view spelled = slice(text_, source.range);
         return spelled.starts_with("%ntid") || spelled.starts_with("%nctaid");
       }
-      if (source.shape == OperandShape::Symbol || source.shape == OperandShape::Expression) {
+      if (source.shape == OperandShape::Symbol || source.shape == OperandShape::Expression ||
+          source.shape == OperandShape::IntegerLiteral || source.shape == OperandShape::FloatLiteral) {
         std::string_view spelled = slice(text_, source.range);  // An immediate or an address.
         return !spelled.starts_with("%");
       }
     }
     return false;
+  }
+
+  // `mov %f7, 0f3F800000`: the value is an immediate wherever it is read.
+  bool isLiteralMove(const InstructionSite& site) const {
+    if (slice(text_, site.opcode) != "mov" || site.operandCount != 2) return false;
+    OperandShape shape = module_.operands[site.firstOperand + 1].shape;
+    return shape == OperandShape::IntegerLiteral || shape == OperandShape::FloatLiteral;
+  }
+
+  // A SASS ALU instruction has one immediate slot: where a PTX instruction reads two or more
+  // immediates (`fma.rn.f32 %f25, %f24, %f22, %f23` with both constants), all but one are
+  // loaded into registers (FFMA R11, R0, R15, -0.0523 with R15 = 0x3c80f082).
+  void materializeSecondImmediates() {
+    for (LoweredInstruction& instruction : out_.instructions) {
+      bool slotTaken = false;
+      for (std::size_t k = 0; k < instruction.uses.size() && k < 64; ++k) {
+        std::uint32_t u = instruction.uses[k];
+        if (instruction.materializes(k) || !out_.values[u].rematerializable) continue;
+        auto it = literalDefinitions_.find(u);
+        if (it == literalDefinitions_.end() || !it->second) continue;
+        bool sameAsEarlier =
+            std::find(instruction.uses.begin(), instruction.uses.begin() + k, u) != instruction.uses.begin() + k;
+        if (sameAsEarlier) continue;
+        if (slotTaken) instruction.materializedUses |= std::uint64_t{1} << k;
+        slotTaken = true;
+      }
+    }
   }
 
   static constexpr std::uint32_t kNoValue = UINT32_MAX;
@@ -581,6 +643,7 @@ class Lowerer {
   std::vector<ValueFacts> facts_;  // Parallel to out_.values.
 
   std::unordered_map<std::uint32_t, bool> cheapDefinitions_;
+  std::unordered_map<std::uint32_t, bool> literalDefinitions_;  // Every definition a literal move.
   LoweredFunction out_;
   std::unordered_map<RegisterKey, std::uint32_t, KeyHash> ids_;
 };
@@ -670,6 +733,28 @@ std::vector<bool> blocksInLoops(const std::vector<flow::BasicBlock>& blocks) {
 // The register file as a bit mask (256 registers: R0..R254 and RZ's slot).
 using RegisterMask = std::array<std::uint64_t, 4>;
 
+// The allocation points each value is live at, per value: one flat array indexed by value
+// (built from (value, point) pairs with a counting sort, so the walk that finds them does
+// not grow a vector per value).
+class PointLists {
+ public:
+  PointLists(std::size_t valueCount, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& visits)
+      : start_(valueCount + 1, 0), points_(visits.size()) {
+    for (const auto& [value, point] : visits) ++start_[value + 1];
+    for (std::size_t v = 0; v < valueCount; ++v) start_[v + 1] += start_[v];
+    std::vector<std::uint32_t> fill(start_.begin(), start_.end() - 1);
+    for (const auto& [value, point] : visits) points_[fill[value]++] = point;
+  }
+  std::size_t size() const { return start_.size() - 1; }
+  std::span<const std::uint32_t> of(std::uint32_t value) const {
+    return {points_.data() + start_[value], start_[value + 1] - start_[value]};
+  }
+
+ private:
+  std::vector<std::uint32_t> start_;
+  std::vector<std::uint32_t> points_;
+};
+
 // First-fit allocation on exact lifetimes: values in order of their first live point (wider
 // ones first at a tie), each given the lowest slot aligned to its size (pairs at even,
 // quads at multiples of four registers) that is free at every point where the value is live,
@@ -677,14 +762,13 @@ using RegisterMask = std::array<std::uint64_t, 4>;
 // order colours the interference graph with close to max-live registers, as a graph
 // colouring would, at a cost linear in the summed lifetimes. Returns the registers used
 // (highest slot + 1) and the units that did not fit under the budget (spilled).
-std::pair<std::uint32_t, std::uint32_t> allocate(const LoweredFunction& lowered,
-                                                 const std::vector<std::vector<std::uint32_t>>& pointsOf,
+std::pair<std::uint32_t, std::uint32_t> allocate(const LoweredFunction& lowered, const PointLists& pointsOf,
                                                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& heldPoints,
                                                  const std::vector<std::uint32_t>& firstPoint, std::size_t pointCount,
                                                  std::uint32_t budget, std::uint32_t comfortable) {
   std::vector<std::uint32_t> order;
   for (std::uint32_t v = 0; v < pointsOf.size(); ++v) {
-    if (!pointsOf[v].empty() && !lowered.values[v].predicate) order.push_back(v);
+    if (!pointsOf.of(v).empty() && !lowered.values[v].predicate) order.push_back(v);
   }
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     if (firstPoint[a] != firstPoint[b]) return firstPoint[a] < firstPoint[b];
@@ -740,7 +824,7 @@ std::pair<std::uint32_t, std::uint32_t> allocate(const LoweredFunction& lowered,
     std::uint32_t span = std::bit_ceil(static_cast<std::uint32_t>(group.size()) * elementUnits);
     std::vector<RegisterMask> taken(group.size(), RegisterMask{});
     for (std::size_t k = 0; k < group.size(); ++k) {
-      for (std::uint32_t point : pointsOf[group[k]]) {
+      for (std::uint32_t point : pointsOf.of(group[k])) {
         for (std::size_t w = 0; w < 4; ++w) taken[k][w] |= busy[point][w];
       }
     }
@@ -755,11 +839,11 @@ std::pair<std::uint32_t, std::uint32_t> allocate(const LoweredFunction& lowered,
       if (!free) continue;
       for (std::size_t k = 0; k < group.size(); ++k) {
         std::uint32_t first = slot + static_cast<std::uint32_t>(k) * elementUnits;
-        for (std::uint32_t point : pointsOf[group[k]]) {
+        for (std::uint32_t point : pointsOf.of(group[k])) {
           for (std::uint32_t u = first; u < first + elementUnits; ++u)
             busy[point][u / 64] |= std::uint64_t{1} << (u % 64);
         }
-        if (!pointsOf[group[k]].empty()) top = std::max(top, first + elementUnits);
+        if (!pointsOf.of(group[k]).empty()) top = std::max(top, first + elementUnits);
         placed[group[k]] = true;
         slotOf[group[k]] = first;
       }
@@ -771,12 +855,12 @@ std::pair<std::uint32_t, std::uint32_t> allocate(const LoweredFunction& lowered,
     if (placed[v]) continue;
     if (groupOf[v] != kNone && placeGroup(groupOf[v])) continue;
     RegisterMask taken{};
-    for (std::uint32_t point : pointsOf[v]) {
+    for (std::uint32_t point : pointsOf.of(v)) {
       for (std::size_t w = 0; w < 4; ++w) taken[w] |= busy[point][w];
     }
     RegisterMask avoided{};  // Registers held by a memory instruction's late read.
     if (!held.empty()) {
-      for (std::uint32_t point : pointsOf[v]) {
+      for (std::uint32_t point : pointsOf.of(v)) {
         for (std::size_t w = 0; w < 4; ++w) avoided[w] |= held[point][w];
       }
     }
@@ -831,7 +915,7 @@ std::pair<std::uint32_t, std::uint32_t> allocate(const LoweredFunction& lowered,
       spilled += units;
       continue;
     }
-    for (std::uint32_t point : pointsOf[v]) {
+    for (std::uint32_t point : pointsOf.of(v)) {
       for (std::uint32_t u = *slot; u < *slot + units; ++u) busy[point][u / 64] |= std::uint64_t{1} << (u % 64);
     }
     auto [heldFirst, heldEnd] = std::equal_range(heldPoints.begin(), heldPoints.end(), std::pair{v, 0u},
@@ -1380,10 +1464,11 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
   estimate.inLoop.assign(function.instructionCount, false);
   // Two allocation points per instruction: before it (2i) and after it (2i + 1).
   // (Points are recorded in walk order; the allocation only needs each value's first.)
-  std::vector<std::vector<std::uint32_t>> pointsOf(valueCount);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> visits;  // (value, point)
+  visits.reserve(4 * std::size_t{function.instructionCount});
   std::vector<std::uint32_t> firstPoint(valueCount, UINT32_MAX);
   auto touch = [&](std::uint32_t v, std::uint32_t point) {
-    pointsOf[v].push_back(point);
+    visits.emplace_back(v, point);
     firstPoint[v] = std::min(firstPoint[v], point);
   };
   for (std::uint32_t v : lowered.liveAtEntry) touch(v, 0);
@@ -1506,8 +1591,9 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
 
   // ptxas reports two registers more than the highest one its code touches (checked on every
   // function of the corpus against its SASS), so the budget leaves room for them.
-  auto [top, spilled] = allocate(lowered, pointsOf, heldPoints, firstPoint, 2 * std::size_t{function.instructionCount},
-                                 estimate.budget - kReportedReserve, fullOccupancyRegisters(sm) - kReportedReserve);
+  auto [top, spilled] = allocate(lowered, PointLists(valueCount, visits), heldPoints, firstPoint,
+                                 2 * std::size_t{function.instructionCount}, estimate.budget - kReportedReserve,
+                                 fullOccupancyRegisters(sm) - kReportedReserve);
   estimate.registers = top + kReportedReserve;
   // `setmaxnreg.inc/.dec N` (sm_90a warp specialization) resizes the warpgroup's registers
   // at run time: the function is allocated, and ptxas reports, the largest N it asks for.

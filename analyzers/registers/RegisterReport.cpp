@@ -54,15 +54,15 @@ std::string confidenceFor(std::string_view text, const Module& module, const Fun
     textures = textures || opcode == "tex" || opcode == "tld4" || opcode == "suld";
   }
   // Figures from bench/registers_bench's table by feature (docs/registers.md).
-  std::string note = "median error 8.3% against ptxas over 1454 corpus kernels; see docs/registers.md";
+  std::string note = "median error 7.7% against ptxas over 1454 corpus kernels; see docs/registers.md";
   if (calls) {
     return "low: calls follow the ABI, and ptxas may inline them (kernels with calls: median error 13%, 90th "
            "percentile 44%); " +
            note;
   }
   if (textures) {
-    return "low: ptxas issues texture fetches far ahead of their use (kernels with textures: 90th percentile "
-           "43%); " +
+    return "low: ptxas issues texture fetches far ahead of their use (kernels with textures: median error 5%, 90th "
+           "percentile 42%); " +
            note;
   }
   if (estimate.maxLiveUnits > 96) {

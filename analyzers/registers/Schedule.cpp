@@ -27,6 +27,7 @@ struct InstructionClass {
   bool writes = false;      // Writes memory.
   bool fence = false;       // Orders every memory access around it (barriers, fences, calls).
   bool terminator = false;  // Branch, return, exit: stays after everything of its block.
+  bool texture = false;     // A texture fetch, issued in batches (see scheduleBlock).
 };
 
 Space spaceOf(std::string_view text, const Module& module, const InstructionSite& site) {
@@ -86,6 +87,7 @@ InstructionClass classify(std::string_view text, const Module& module, const flo
     return c;
   }
   if (opcode == "tex" || opcode == "tld4" || opcode == "suld" || opcode == "txq" || opcode == "suq") {
+    c.texture = opcode == "tex" || opcode == "tld4";
     c.reads = true;
     c.space = Space::Global;  // Surfaces may be written by sust in the same kernel.
     c.latency = kMemoryLatency;
@@ -149,6 +151,7 @@ struct Node {
 
 struct Edge {
   std::uint32_t from = 0, to = 0, latency = 0;
+  bool data = false;  // A true dependence: `to` reads what `from` wrote.
 };
 
 // Per-value state of the block being scheduled, in dense arrays reused across the function's
@@ -200,9 +203,9 @@ void scheduleBlock(std::string_view text, const Module& module, const flow::Func
   };
   std::vector<Node> nodes(size + 1);
   std::vector<Edge> edges;
-  auto edge = [&](std::uint32_t from, std::uint32_t to, std::uint32_t latency) {
+  auto edge = [&](std::uint32_t from, std::uint32_t to, std::uint32_t latency, bool data = false) {
     if (from == to) return;
-    edges.push_back({from, to, latency});
+    edges.push_back({from, to, latency, data});
     ++nodes[to].waitingFor;
   };
   std::vector<std::vector<std::uint32_t>> loadsSinceStore(kSpaceCount);
@@ -230,7 +233,7 @@ void scheduleBlock(std::string_view text, const Module& module, const flow::Func
       touch(v);
       if (scratch.lastDefinition[v] >= 0) {
         auto producer = static_cast<std::uint32_t>(scratch.lastDefinition[v]);
-        edge(producer, n, classes[producer].latency);
+        edge(producer, n, classes[producer].latency, true);
       }
       scratch.readers[v].push_back(n);
     };
@@ -295,6 +298,18 @@ void scheduleBlock(std::string_view text, const Module& module, const flow::Func
     for (const Edge& e : successorsOf(n)) longest = std::max(longest, nodes[e.to].criticalPath + e.latency);
     nodes[n].criticalPath = std::max<std::uint64_t>(longest, classes[n].latency);
   }
+  // ptxas batches a block's independent texture fetches: it computes the coordinates of every
+  // fetch of the batch first and then issues the fetches back to back (SASS: sixteen TEX in a
+  // row after all their coordinates, then DEPBAR.LE SB5 waits as the results are consumed).
+  // So an instruction whose result some texture fetch needs goes before any fetch.
+  std::vector<bool> feedsTexture(size, false);
+  bool anyTexture = false;
+  for (std::uint32_t n = size; n-- > 0;) {
+    anyTexture = anyTexture || classes[n].texture;
+    for (const Edge& e : successorsOf(n)) {
+      if (e.data && (classes[e.to].texture || feedsTexture[e.to])) feedsTexture[n] = true;
+    }
+  }
   // Register pressure as the schedule proceeds: what an instruction adds (results read later
   // or leaving the block) less what it frees (operands it reads last).
   auto occupies = [&](std::uint32_t v) { return !lowered.values[v].predicate && !lowered.values[v].rematerializable; };
@@ -329,9 +344,15 @@ void scheduleBlock(std::string_view text, const Module& module, const flow::Func
   std::uint32_t issued = 0;
   while (!ready.empty()) {
     std::size_t pick = 0;  // The heap's top.
-    std::int64_t delta = pressureDelta(ready[0]);
-    if (delta > 0 && pressure + delta > liveness.pressureTarget) {
+    if (anyTexture && classes[ready[0]].texture) {
       for (std::size_t r = 1; r < ready.size(); ++r) {
+        if (feedsTexture[ready[r]] && !classes[ready[r]].texture && (pick == 0 || later(ready[pick], ready[r])))
+          pick = r;
+      }
+    }
+    std::int64_t delta = pressureDelta(ready[pick]);
+    if (delta > 0 && pressure + delta > liveness.pressureTarget) {
+      for (std::size_t r = 0; r < ready.size(); ++r) {
         std::int64_t d = pressureDelta(ready[r]);
         if (d < delta || (d == delta && later(ready[pick], ready[r]))) {
           pick = r;

@@ -616,3 +616,159 @@ TEST_CASE("A shift of a value that stays live is recomputed where it is read, a 
   CHECK(multiplied[0].maxLiveUnits == shifted[0].maxLiveUnits + 1);
   CHECK(liveAtPeak(multiplied[0], 3));
 }
+
+TEST_CASE("Texture fetches issue in a batch after all their coordinates", "[registers]") {
+  // Six taps, each fetched at coordinates computed from its own constant offsets and weighed
+  // into one sum. ptxas computes every tap's coordinates, then issues the six fetches back to
+  // back; so at the first fetch the coordinates of all six are live.
+  // ptxas -v (sm_80): 18 registers.
+  std::string body = R"(.const .align 4 .b8 offsets[64];
+.const .align 4 .b8 weights[32];
+.visible .entry taps(.param .u64 tex, .param .u64 out, .param .f32 x, .param .f32 y)
+{
+  .reg .b32 %r<20>;
+  .reg .f32 %f<80>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [tex];
+  ld.param.u64 %rd2, [out];
+  ld.param.f32 %f1, [x];
+  ld.param.f32 %f2, [y];
+)";
+  for (int tap = 0; tap < 6; ++tap) {
+    auto f = [&](int k) { return "%f" + std::to_string(10 * tap + 10 + k); };
+    auto r = [&](int k) { return "%r" + std::to_string(2 * tap + 1 + k); };
+    body += "  ld.const.v2.u32 {" + r(0) + ", " + r(1) + "}, [offsets+" + std::to_string(8 * tap) + "];\n";
+    body += "  cvt.rn.f32.s32 " + f(1) + ", " + r(0) + ";\n  cvt.rn.f32.s32 " + f(2) + ", " + r(1) + ";\n";
+    body += "  add.f32 " + f(3) + ", %f1, " + f(1) + ";\n  add.f32 " + f(4) + ", %f2, " + f(2) + ";\n";
+    body += "  tex.2d.v4.f32.f32 {" + f(5) + ", " + f(6) + ", " + f(7) + ", " + f(8) + "}, [%rd1, {" + f(3) + ", " +
+            f(4) + "}];\n";
+    body += "  ld.const.f32 " + f(9) + ", [weights+" + std::to_string(4 * tap) + "];\n";
+    if (tap == 0) {
+      body += "  mul.f32 %f0, " + f(9) + ", " + f(5) + ";\n";
+    } else {
+      body += "  fma.rn.f32 %f0, " + f(9) + ", " + f(5) + ", %f0;\n";
+    }
+  }
+  body += "  st.global.f32 [%rd2], %f0;\n  ret;\n}\n";
+  const auto e = estimateOne(module(body));
+  CHECK(e.registers == 18);
+  // The last tap's coordinates (%f63, %f64) are live together with the first tap's result.
+  CHECK(liveAtPeak(e, 63));
+  CHECK(liveAtPeak(e, 64));
+}
+
+TEST_CASE("A texture fetch reads only the coordinates its geometry has", "[registers]") {
+  // Older compilers pass .2d coordinates as a .v4 vector padded with zeros; ptxas reads the
+  // first two (SASS: TEX ... R4, R4, ... 2D) and drops whatever computes the rest.
+  // ptxas -v (sm_80): 12 registers for either form.
+  auto kernel = [](std::string_view coordinates) {
+    return module(std::string(R"(.global .texref tex;
+.visible .entry fetch(.param .u64 out, .param .f32 x, .param .f32 y)
+{
+  .reg .u64 %rd<4>;
+  .reg .f32 %f<20>;
+  .reg .b32 %r<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 8;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.v2.f32 {%f5, %f6}, [%rd3];
+  ld.param.f32 %f1, [x];
+  ld.param.f32 %f2, [y];
+  cvt.rn.f32.u32 %f9, %r1;
+  add.f32 %f3, %f1, %f9;
+  mul.f32 %f4, %f2, %f9;
+  mul.f32 %f7, %f1, %f2;
+  add.f32 %f8, %f1, %f2;
+  tex.2d.v4.f32.f32 {%f10, %f11, %f12, %f13}, [tex, )") +
+                  std::string(coordinates) + R"(];
+  add.f32 %f14, %f10, %f5;
+  add.f32 %f15, %f11, %f6;
+  st.global.v2.f32 [%rd3], {%f14, %f15};
+  ret;
+}
+)");
+  };
+  const auto padded = estimateOne(kernel("{%f3, %f4, %f7, %f8}"));
+  const auto exact = estimateOne(kernel("{%f3, %f4}"));
+  CHECK(padded.registers == exact.registers);
+  CHECK(padded.maxLiveUnits == exact.maxLiveUnits);
+  CHECK_FALSE(liveAtPeak(padded, 7));
+  CHECK_FALSE(liveAtPeak(padded, 8));
+}
+
+TEST_CASE("Immediates need no register, except a second one in the same instruction", "[registers]") {
+  // Two polynomials share five constants moved into registers once; each is read where an
+  // immediate operand fits, so none holds a register between the polynomials.
+  // ptxas -v (sm_80): 10 registers.
+  std::string polynomials = module(R"(.visible .entry poly(.param .u64 data)
+{
+  .reg .u64 %rd<4>;
+  .reg .f32 %f<60>;
+  .reg .b32 %r<4>;
+  ld.param.u64 %rd1, [data];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 8;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.v2.f32 {%f1, %f2}, [%rd3];
+  mov.f32 %f53, 0f3C80F082;
+  mov.f32 %f54, 0fBD563CAE;
+  mov.f32 %f55, 0f3E085941;
+  mov.f32 %f56, 0fBEAAA9ED;
+  mov.f32 %f57, 0f3F000000;
+  mul.f32 %f10, %f1, %f1;
+  fma.rn.f32 %f11, %f10, %f53, %f54;
+  fma.rn.f32 %f12, %f11, %f10, %f55;
+  fma.rn.f32 %f13, %f12, %f10, %f56;
+  fma.rn.f32 %f14, %f13, %f10, %f57;
+  mul.f32 %f20, %f2, %f2;
+  fma.rn.f32 %f21, %f20, %f53, %f54;
+  fma.rn.f32 %f22, %f21, %f20, %f55;
+  fma.rn.f32 %f23, %f22, %f20, %f56;
+  fma.rn.f32 %f24, %f23, %f20, %f57;
+  st.global.v2.f32 [%rd3], {%f14, %f24};
+  ret;
+}
+)");
+  const auto e = estimateOne(polynomials);
+  CHECK(e.registers == 10);
+  for (unsigned constant : {55u, 56u, 57u}) CHECK_FALSE(liveAtPeak(e, constant));
+
+  // `fma %f9, %f53, %f1, %f54` reads two constants; a SASS instruction has one immediate
+  // slot, so one of them takes a register, here while eight loaded values are live.
+  // ptxas -v (sm_80): 16 registers; 14 when the multiplier is a loaded value (%f2).
+  auto slot = [](std::string_view multiplier) {
+    return module(R"(.visible .entry slot(.param .u64 data)
+{
+  .reg .u64 %rd<4>;
+  .reg .f32 %f<60>;
+  .reg .b32 %r<4>;
+  ld.param.u64 %rd1, [data];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 32;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd3];
+  ld.global.v4.f32 {%f5, %f6, %f7, %f8}, [%rd3+16];
+  mov.f32 %f53, 0f3C80F082;
+  mov.f32 %f54, 0fBD563CAE;
+  fma.rn.f32 %f9, )" +
+                  std::string(multiplier) +
+                  R"(, %f1, %f54;
+  mul.f32 %f10, %f9, %f2;
+  mul.f32 %f11, %f10, %f3;
+  mul.f32 %f12, %f11, %f4;
+  mul.f32 %f13, %f12, %f5;
+  mul.f32 %f14, %f13, %f6;
+  mul.f32 %f15, %f14, %f7;
+  mul.f32 %f16, %f15, %f8;
+  st.global.f32 [%rd3], %f16;
+  ret;
+}
+)");
+  };
+  const auto twoImmediates = estimateOne(slot("%f53"));
+  const auto oneImmediate = estimateOne(slot("%f2"));
+  CHECK(twoImmediates.registers == 16);
+  CHECK(oneImmediate.registers == 14);
+  CHECK(twoImmediates.maxLiveUnits == oneImmediate.maxLiveUnits + 1);
+}
