@@ -46,11 +46,12 @@ class Lowerer {
     std::uint32_t first = function.firstInstruction;
     out_.instructions.resize(function.instructionCount);
     for (std::uint32_t i = 0; i < function.instructionCount; ++i) lowerInstruction(first + i, out_.instructions[i]);
-    for (std::uint32_t v : out_.liveAtEntry) cheapDefinitions_[v] = false;
+    cheapDefinitions_.resize(out_.values.size(), kNoDefinition);
+    literalDefinitions_.resize(out_.values.size(), kNoDefinition);
+    for (std::uint32_t v : out_.liveAtEntry) cheapDefinitions_[v] = 0;
     for (std::uint32_t v = 0; v < out_.values.size(); ++v) {
       if (out_.values[v].scratch) continue;
-      auto it = cheapDefinitions_.find(v);
-      out_.values[v].rematerializable = it != cheapDefinitions_.end() && it->second && !out_.values[v].predicate;
+      out_.values[v].rematerializable = cheapDefinitions_[v] == 1 && !out_.values[v].predicate;
     }
     // A copy of a cheap value is as cheap (cvta.to.global of a kernel parameter changes no bits
     // on the 64-bit targets ptxas 13 compiles for).
@@ -306,10 +307,12 @@ class Lowerer {
     bool cheap = !site.isGuarded() && isCheapDefinition(site);
     bool literal = cheap && isLiteralMove(site);
     for (std::uint32_t d : out.defs) {
-      auto [it, inserted] = cheapDefinitions_.try_emplace(d, cheap);
-      if (!inserted) it->second = it->second && cheap;
-      auto [lit, first] = literalDefinitions_.try_emplace(d, literal);
-      if (!first) lit->second = lit->second && literal;
+      if (d >= cheapDefinitions_.size()) {
+        cheapDefinitions_.resize(out_.values.size(), kNoDefinition);
+        literalDefinitions_.resize(out_.values.size(), kNoDefinition);
+      }
+      cheapDefinitions_[d] = cheapDefinitions_[d] != 0 && cheap;
+      literalDefinitions_[d] = literalDefinitions_[d] != 0 && literal;
     }
     std::string_view opcode = slice(text_, site.opcode);
     bool readsDestination = destinationIsAlsoRead(opcode);
@@ -608,8 +611,7 @@ class Lowerer {
       for (std::size_t k = 0; k < instruction.uses.size() && k < 64; ++k) {
         std::uint32_t u = instruction.uses[k];
         if (instruction.materializes(k) || !out_.values[u].rematerializable) continue;
-        auto it = literalDefinitions_.find(u);
-        if (it == literalDefinitions_.end() || !it->second) continue;
+        if (literalDefinitions_[u] != 1) continue;
         bool sameAsEarlier =
             std::find(instruction.uses.begin(), instruction.uses.begin() + k, u) != instruction.uses.begin() + k;
         if (sameAsEarlier) continue;
@@ -642,8 +644,10 @@ class Lowerer {
   std::uint32_t sm_ = 75;
   std::vector<ValueFacts> facts_;  // Parallel to out_.values.
 
-  std::unordered_map<std::uint32_t, bool> cheapDefinitions_;
-  std::unordered_map<std::uint32_t, bool> literalDefinitions_;  // Every definition a literal move.
+  // Per value: whether every definition is cheap (1), not (0), or none was seen yet.
+  static constexpr std::int8_t kNoDefinition = -1;
+  std::vector<std::int8_t> cheapDefinitions_;
+  std::vector<std::int8_t> literalDefinitions_;  // Every definition a literal move.
   LoweredFunction out_;
   std::unordered_map<RegisterKey, std::uint32_t, KeyHash> ids_;
 };
@@ -746,6 +750,7 @@ class PointLists {
     for (const auto& [value, point] : visits) points_[fill[value]++] = point;
   }
   std::size_t size() const { return start_.size() - 1; }
+  bool empty() const { return points_.empty(); }
   std::span<const std::uint32_t> of(std::uint32_t value) const {
     return {points_.data() + start_[value], start_[value + 1] - start_[value]};
   }
@@ -763,7 +768,7 @@ class PointLists {
 // colouring would, at a cost linear in the summed lifetimes. Returns the registers used
 // (highest slot + 1) and the units that did not fit under the budget (spilled).
 std::pair<std::uint32_t, std::uint32_t> allocate(const LoweredFunction& lowered, const PointLists& pointsOf,
-                                                 const std::vector<std::pair<std::uint32_t, std::uint32_t>>& heldPoints,
+                                                 const PointLists& heldPoints,
                                                  const std::vector<std::uint32_t>& firstPoint, std::size_t pointCount,
                                                  std::uint32_t budget, std::uint32_t comfortable) {
   std::vector<std::uint32_t> order;
@@ -918,10 +923,8 @@ std::pair<std::uint32_t, std::uint32_t> allocate(const LoweredFunction& lowered,
     for (std::uint32_t point : pointsOf.of(v)) {
       for (std::uint32_t u = *slot; u < *slot + units; ++u) busy[point][u / 64] |= std::uint64_t{1} << (u % 64);
     }
-    auto [heldFirst, heldEnd] = std::equal_range(heldPoints.begin(), heldPoints.end(), std::pair{v, 0u},
-                                                 [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (auto it = heldFirst; it != heldEnd; ++it) {
-      for (std::uint32_t u = *slot; u < *slot + units; ++u) held[it->second][u / 64] |= std::uint64_t{1} << (u % 64);
+    for (std::uint32_t point : heldPoints.of(v)) {
+      for (std::uint32_t u = *slot; u < *slot + units; ++u) held[point][u / 64] |= std::uint64_t{1} << (u % 64);
     }
     top = std::max(top, *slot + units);
     slotOf[v] = *slot;
@@ -1467,7 +1470,9 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
   std::vector<std::pair<std::uint32_t, std::uint32_t>> visits;  // (value, point)
   visits.reserve(4 * std::size_t{function.instructionCount});
   std::vector<std::uint32_t> firstPoint(valueCount, UINT32_MAX);
+  // Predicates live in their own file, which the allocation does not model: no points.
   auto touch = [&](std::uint32_t v, std::uint32_t point) {
+    if (lowered.values[v].predicate) return;
     visits.emplace_back(v, point);
     firstPoint[v] = std::min(firstPoint[v], point);
   };
@@ -1550,7 +1555,7 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
   }
   // A register a memory instruction reads is not rewritten by the next two instructions the
   // schedule issues (its operands are read after issue); a preference, not a constraint.
-  // (value, point) pairs, sorted by value.
+  // (value, point) pairs.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> heldPoints;
   for (std::uint32_t b = 0; b < blocks.size(); ++b) {
     for (std::uint32_t position = blocks[b].first; position < blocks[b].end; ++position) {
@@ -1568,7 +1573,6 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
       }
     }
   }
-  std::sort(heldPoints.begin(), heldPoints.end());
   std::stable_sort(estimate.liveAtPeak.begin(), estimate.liveAtPeak.end(), [&](RegisterKey a, RegisterKey b) {
     return registerUnits(module.symbols[a.symbol]) > registerUnits(module.symbols[b.symbol]);
   });
@@ -1591,9 +1595,9 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
 
   // ptxas reports two registers more than the highest one its code touches (checked on every
   // function of the corpus against its SASS), so the budget leaves room for them.
-  auto [top, spilled] = allocate(lowered, PointLists(valueCount, visits), heldPoints, firstPoint,
-                                 2 * std::size_t{function.instructionCount}, estimate.budget - kReportedReserve,
-                                 fullOccupancyRegisters(sm) - kReportedReserve);
+  auto [top, spilled] = allocate(lowered, PointLists(valueCount, visits), PointLists(valueCount, heldPoints),
+                                 firstPoint, 2 * std::size_t{function.instructionCount},
+                                 estimate.budget - kReportedReserve, fullOccupancyRegisters(sm) - kReportedReserve);
   estimate.registers = top + kReportedReserve;
   // `setmaxnreg.inc/.dec N` (sm_90a warp specialization) resizes the warpgroup's registers
   // at run time: the function is allocated, and ptxas reports, the largest N it asks for.
