@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "flow/ConstantExpression.h"
+#include "flow/ThreadModel.h"
 
 namespace ptx::flow {
 namespace {
@@ -626,6 +627,17 @@ AbstractValue FunctionFlow::addressOf(std::uint32_t instruction, const Instructi
   value.bits = base.bits + offsetBits;
   if (value.base != kNoSymbol) value.offset = base.offset + offsetBits;
   return value;
+}
+
+FlowCache::FlowCache(std::string_view text, const Module& module) : text_(text), module_(module) {}
+FlowCache::~FlowCache() = default;
+
+ThreadModel& FlowCache::threadsOfFunction(std::size_t functionIndex) {
+  if (threads_.size() < module_.functions.size()) threads_.resize(module_.functions.size());
+  if (!threads_[functionIndex]) {
+    threads_[functionIndex] = std::make_unique<ThreadModel>(text_, module_, flowOfFunction(functionIndex));
+  }
+  return *threads_[functionIndex];
 }
 
 FunctionFlow& FlowCache::flowOfFunction(std::size_t functionIndex) {

@@ -151,18 +151,26 @@ class FunctionFlow {
   std::vector<std::uint32_t> scratch_;
 };
 
+class ThreadModel;
+
 // The flows of one analysis, built on first request, shared by every rule of one lint run.
 class FlowCache {
  public:
-  FlowCache(std::string_view text, const Module& module) : text_(text), module_(module) {}
+  FlowCache(std::string_view text, const Module& module);
+  ~FlowCache();
+  FlowCache(const FlowCache&) = delete;
+  FlowCache& operator=(const FlowCache&) = delete;
   // The flow of the function holding `instruction`, or null when it is not in a body.
   FunctionFlow* flowOfInstruction(std::uint32_t instruction);
   FunctionFlow& flowOfFunction(std::size_t functionIndex);
+  // The thread model (flow/ThreadModel.h) of a function, built on first request.
+  ThreadModel& threadsOfFunction(std::size_t functionIndex);
 
  private:
   std::string_view text_;
   const Module& module_;
   std::vector<std::unique_ptr<FunctionFlow>> flows_;  // Per function, built lazily.
+  std::vector<std::unique_ptr<ThreadModel>> threads_;  // Per function, built lazily.
 };
 
 }  // namespace ptx::flow

@@ -1,0 +1,137 @@
+// ThreadModel: what differs between the threads that run one function, for the race and
+// synchronization rules.
+//
+// Three facts, each sound in the direction its rules need:
+// - Divergence: which values may differ between threads of a CTA (they depend on %tid,
+//   %laneid, %warpid, an atomic's result, a load through such an address, or a choice made
+//   under such a branch) or between CTAs (%ctaid, %cluster_ctarank). A branch on such a
+//   value may split the threads; the blocks between it and its post-dominator are divergent.
+// - Evaluation for one concrete thread: an operand's value as a function of the thread's
+//   coordinates, with every value that is the same for all threads (a parameter, a loaded
+//   word at a uniform address, a loop counter that does not depend on the thread) replaced
+//   by a pseudo-random number drawn from a seed. Two threads that compute the same address
+//   under two different seeds compute it for every value of those uniform inputs, up to a
+//   negligible chance: that is how the race rule proves two accesses collide, GPUVerify's
+//   two-thread reduction carried out on concrete thread pairs.
+// - Path conditions: the thread-dependent branch conditions an instruction executes under
+//   (the edges of dominating branches it is reached through), evaluated per thread.
+// And the barrier structure: whether one instruction can follow another with no barrier
+// between them.
+//
+// Anything the model cannot evaluate is "unknown" (nullopt), and the rules stay quiet then.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "flow/FunctionFlow.h"
+#include "model/Module.h"
+
+namespace ptx::flow {
+
+// Bits of Divergence.
+constexpr std::uint8_t kVariesInCta = 1;   // Threads of one CTA may see different values.
+constexpr std::uint8_t kVariesAcrossCtas = 2;  // CTAs may see different values.
+
+struct ThreadCoordinates {
+  std::array<std::uint32_t, 3> tid{};
+  std::array<std::uint32_t, 3> ctaid{};
+};
+
+// What the model assumes of the launch: the CTA shape from .reqntid/.maxntid when the
+// function declares one, else 64 x 1 x 1 threads (two warps), and a grid of 4 x 1 x 1 CTAs.
+struct LaunchShape {
+  std::array<std::uint32_t, 3> ntid{64, 1, 1};
+  std::array<std::uint32_t, 3> nctaid{4, 1, 1};
+  bool declared = false;  // ntid comes from .reqntid/.maxntid.
+};
+
+enum class BarrierKind : std::uint8_t { None, Warp, Cta };
+
+class ThreadModel {
+ public:
+  ThreadModel(std::string_view text, const Module& module, FunctionFlow& flow);
+
+  const LaunchShape& launch() const { return launch_; }
+
+  // Divergence of the value an operand reads at an instruction (register, special register).
+  std::uint8_t divergenceOf(std::uint32_t instruction, const InstructionOperand& operand);
+  // Whether the conditional branch ending `block` may split the threads of a CTA.
+  std::uint8_t branchDivergence(std::uint32_t block) const { return branchDivergence_[block]; }
+  // The block that post-dominates `block` immediately (blocks().size() for the exit).
+  std::uint32_t immediatePostDominator(std::uint32_t block) const { return postDominator_[block]; }
+
+  // The value of a source operand for one thread, or nullopt.
+  std::optional<std::uint64_t> evaluate(std::uint32_t instruction, const InstructionOperand& operand,
+                                        const ThreadCoordinates& thread, std::uint64_t seed);
+  // The address `[base+offset]` designates for one thread.
+  std::optional<std::uint64_t> evaluateAddress(std::uint32_t instruction, const InstructionOperand& address,
+                                               const ThreadCoordinates& thread, std::uint64_t seed);
+  // Whether the thread executes the instruction, as far as conditions whose divergence
+  // intersects `divergence` decide it (the others are assumed to hold: they are the same for
+  // the threads compared). nullopt when a deciding condition cannot be evaluated.
+  std::optional<bool> executes(std::uint32_t instruction, const ThreadCoordinates& thread, std::uint64_t seed,
+                               std::uint8_t divergence);
+
+  // Whether `to` can execute after `from` (or `from` again, around a loop) with no barrier of
+  // `kind` or stronger between them, on some path (BarrierKind::None: on any path).
+  bool reachableWithout(std::uint32_t from, std::uint32_t to, BarrierKind kind);
+  BarrierKind barrierKindOf(std::uint32_t instruction) const;
+
+  // Whether the function reads %ctaid, %nctaid or %cluster_ctarank (is written for a grid of
+  // several CTAs).
+  bool readsCtaCoordinates() const { return readsCtaCoordinates_; }
+  // Whether it reads %tid, %laneid or %warpid: otherwise every thread does the same, which
+  // only makes sense for a launch of one thread (as test kernels are).
+  bool readsThreadCoordinates() const { return readsThreadCoordinates_; }
+  // Which of %ctaid.x, .y, .z it reads (bits 0, 1, 2).
+  std::uint8_t ctaDimensionsRead() const { return ctaDimensionsRead_; }
+
+ private:
+  struct Edge {
+    std::uint32_t branchBlock;  // A block ending in a conditional branch...
+    bool taken;                 // ...whose branch is (true) or is not (false) taken.
+  };
+  void computeLaunch();
+  void computePostDominators();
+  void computeDivergence();
+  std::uint8_t definitionDivergence(std::uint32_t definition);
+  std::uint8_t readDivergence(std::uint32_t instruction, const InstructionOperand& operand);
+  const std::vector<Edge>& conditionsOf(std::uint32_t block);
+  std::optional<std::uint64_t> evaluateDefinition(std::uint32_t definition, const ThreadCoordinates& thread,
+                                                  std::uint64_t seed, int depth);
+  std::optional<std::uint64_t> evaluateOperand(std::uint32_t instruction, const InstructionOperand& operand,
+                                               const ThreadCoordinates& thread, std::uint64_t seed, int depth);
+  std::optional<std::uint64_t> evaluateRegister(std::uint32_t instruction, RegisterKey reg,
+                                                const ThreadCoordinates& thread, std::uint64_t seed, int depth);
+  void pushFeasibleSuccessors(std::uint32_t block, std::vector<std::uint32_t>& into);
+  std::optional<bool> branchTaken(std::uint32_t block, const ThreadCoordinates& thread, std::uint64_t seed);
+  std::string_view textOf(ByteRange range) const { return text_.substr(range.begin, range.end - range.begin); }
+
+  std::string_view text_;
+  const Module& module_;
+  FunctionFlow& flow_;
+  std::uint32_t first_ = 0;
+  LaunchShape launch_;
+  bool readsCtaCoordinates_ = false;
+  bool readsThreadCoordinates_ = false;
+  std::uint8_t ctaDimensionsRead_ = 0;
+  std::vector<std::uint8_t> definitionDivergence_;  // Per definition of flow_.
+  std::vector<std::uint8_t> branchDivergence_;      // Per block.
+  std::vector<std::uint8_t> blockDivergence_;       // Per block: divergence of the branches it depends on.
+  std::vector<std::uint32_t> postDominator_;        // Per block.
+  std::vector<std::uint32_t> dominator_;            // Per block (immediate), the entry its own.
+  std::vector<std::vector<Edge>> conditions_;       // Per block, built on demand.
+  std::vector<bool> conditionsBuilt_;
+  // Memo of evaluations for the current (thread, seed).
+  std::vector<std::uint32_t> memoStamp_;
+  std::vector<std::optional<std::uint64_t>> memo_;
+  std::uint32_t stamp_ = 1;
+  ThreadCoordinates memoThread_{};
+  std::uint64_t memoSeed_ = 0;
+};
+
+}  // namespace ptx::flow

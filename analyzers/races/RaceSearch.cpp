@@ -1,0 +1,237 @@
+#include "races/RaceSearch.h"
+
+#include <algorithm>
+
+#include "alignment/AddressAlignment.h"
+
+namespace ptx::races {
+namespace {
+
+constexpr std::uint64_t kSeeds[] = {0x1234567, 0x7654321};
+
+bool inSpace(const InstructionView& view, Space space) {
+  if (space == Space::Shared) {
+    return view.has(".shared") || view.has(".shared::cta");
+  }
+  return view.has(".global");
+}
+
+// The threads compared: within the CTA shape the model assumes (flow::LaunchShape), at most
+// 64 along x (two warps) and 2 along y and z; for global memory, these threads in CTA
+// (0, 0, 0) and in the CTA one further along every dimension the kernel reads (a kernel that
+// reads only %ctaid.y may run with one CTA along x, so CTAs are never assumed to differ in a
+// dimension it does not read).
+std::vector<flow::ThreadCoordinates> threadsOf(const flow::LaunchShape& launch, Space space,
+                                               std::uint8_t ctaDimensions) {
+  std::vector<flow::ThreadCoordinates> threads;
+  std::uint32_t xs = std::min<std::uint32_t>(launch.ntid[0], 64);
+  std::uint32_t ys = std::min<std::uint32_t>(launch.ntid[1], 2);
+  std::uint32_t zs = std::min<std::uint32_t>(launch.ntid[2], 2);
+  std::uint32_t ctas = space == Space::Global ? 2 : 1;
+  for (std::uint32_t cta = 0; cta < ctas; ++cta) {
+    for (std::uint32_t z = 0; z < zs; ++z) {
+      for (std::uint32_t y = 0; y < ys; ++y) {
+        for (std::uint32_t x = 0; x < xs; ++x) {
+          flow::ThreadCoordinates t;
+          t.tid = {x, y, z};
+          t.ctaid = {cta & ctaDimensions & 1u, cta & (ctaDimensions >> 1) & 1u, cta & (ctaDimensions >> 2) & 1u};
+          threads.push_back(t);
+        }
+      }
+    }
+  }
+  return threads;
+}
+
+struct Table {
+  bool known = true;
+  // Per seed, per thread: the address when the thread executes the access.
+  std::vector<std::vector<std::optional<std::uint64_t>>> address;
+};
+
+std::uint32_t warpOf(const flow::ThreadCoordinates& t, const flow::LaunchShape& launch) {
+  return (t.tid[0] + launch.ntid[0] * (t.tid[1] + launch.ntid[1] * t.tid[2])) / 32;
+}
+
+}  // namespace
+
+std::vector<Access> accessesOf(const RuleContext& context, std::size_t function, Space space) {
+  const Module& module = context.module;
+  const FunctionInfo& info = module.functions[function];
+  std::vector<Access> accesses;
+  for (std::uint32_t i = info.firstInstruction; i < info.firstInstruction + info.instructionCount; ++i) {
+    const InstructionSite& site = module.instructions[i];
+    auto access = memoryAccessOf(context, site);
+    if (!access || !inSpace(access->view, space)) continue;
+    auto size = accessSize(access->view);
+    if (!size) continue;
+    std::string_view opcode = context.textOf(site.opcode);
+    Access a;
+    a.instruction = i;
+    a.addressOperand = site.firstOperand + access->addressIndex;
+    a.size = *size;
+    a.atomic = opcode == "atom" || opcode == "red";
+    a.reads = opcode == "ld" || opcode == "ldu" || opcode == "atom";
+    a.writes = opcode == "st" || a.atomic;
+    if (opcode == "st" && site.operandCount == 2 &&
+        module.operands[site.firstOperand + 1].shape != OperandShape::Vector) {
+      a.valueOperand = site.firstOperand + 1;
+    }
+    a.strong = access->view.has(".volatile") || access->view.has(".relaxed") || access->view.has(".acquire") ||
+               access->view.has(".release") || access->view.has(".mmio");
+    accesses.push_back(a);
+  }
+  return accesses;
+}
+
+std::vector<Witness> findRaces(const RuleContext& context, std::size_t function, const std::vector<Access>& accesses,
+                               Space space) {
+  std::vector<Witness> witnesses;
+  if (accesses.empty()) return witnesses;
+  flow::ThreadModel& model = context.flows.threadsOfFunction(function);
+  if (!model.readsThreadCoordinates()) return witnesses;
+  const flow::LaunchShape& launch = model.launch();
+  std::vector<flow::ThreadCoordinates> threads = threadsOf(launch, space, model.ctaDimensionsRead());
+  std::uint8_t divergence = space == Space::Shared ? flow::kVariesInCta : flow::kVariesInCta | flow::kVariesAcrossCtas;
+  // Evaluate every access for every thread, under both seeds.
+  std::vector<Table> tables(accesses.size());
+  for (std::size_t a = 0; a < accesses.size(); ++a) {
+    Table& table = tables[a];
+    table.address.assign(std::size(kSeeds), std::vector<std::optional<std::uint64_t>>(threads.size()));
+    const InstructionOperand& address = context.module.operands[accesses[a].addressOperand];
+    for (std::size_t s = 0; s < std::size(kSeeds) && table.known; ++s) {
+      for (std::size_t t = 0; t < threads.size(); ++t) {
+        auto executes = model.executes(accesses[a].instruction, threads[t], kSeeds[s], divergence);
+        if (!executes) {
+          table.known = false;
+          break;
+        }
+        if (!*executes) continue;
+        auto value = model.evaluateAddress(accesses[a].instruction, address, threads[t], kSeeds[s]);
+        if (!value) {
+          table.known = false;
+          break;
+        }
+        table.address[s][t] = value;
+      }
+    }
+  }
+  for (std::size_t a = 0; a < accesses.size(); ++a) {
+    if (!tables[a].known) continue;
+    for (std::size_t b = a; b < accesses.size(); ++b) {
+      if (!tables[b].known) continue;
+      const Access& first = accesses[a];
+      const Access& second = accesses[b];
+      if (!first.writes && !second.writes) continue;
+      if (first.atomic && second.atomic) continue;
+      if ((first.strong || first.atomic) && (second.strong || second.atomic)) continue;
+      // Legacy warp-synchronous code marks its exchanges `.volatile` (a reduction within a
+      // warp that relied on lockstep execution): racy since Volta, but written on purpose, and
+      // flagging each of its steps buries everything else. A pair with a strong access is
+      // left out.
+      if (first.strong || second.strong) continue;
+      // Whether threads may be at the two accesses at once: the same instruction always; two
+      // instructions when one can follow the other with no barrier between. Threads of
+      // different CTAs are never ordered by a CTA's barriers.
+      bool differentWarpsOnly = false;
+      if (space == Space::Shared && a != b) {
+        auto concurrent = [&](flow::BarrierKind kind) {
+          return model.reachableWithout(first.instruction, second.instruction, kind) ||
+                 model.reachableWithout(second.instruction, first.instruction, kind);
+        };
+        if (!concurrent(flow::BarrierKind::Cta)) continue;
+        differentWarpsOnly = !concurrent(flow::BarrierKind::Warp);
+      }
+      // Sorted (address, thread) of the second access under the first seed.
+      std::vector<std::pair<std::uint64_t, std::uint32_t>> sorted;
+      for (std::uint32_t t = 0; t < threads.size(); ++t) {
+        if (tables[b].address[0][t]) sorted.push_back({*tables[b].address[0][t], t});
+      }
+      std::sort(sorted.begin(), sorted.end());
+      bool found = false;
+      for (std::uint32_t t1 = 0; t1 < threads.size() && !found; ++t1) {
+        if (!tables[a].address[0][t1]) continue;
+        std::uint64_t x = *tables[a].address[0][t1];
+        std::uint64_t low = x >= second.size ? x - second.size + 1 : 0;
+        auto it = std::lower_bound(sorted.begin(), sorted.end(), std::pair<std::uint64_t, std::uint32_t>{low, 0});
+        for (; it != sorted.end() && it->first < x + first.size && !found; ++it) {
+          std::uint32_t t2 = it->second;
+          if (t2 == t1) continue;
+          const flow::ThreadCoordinates& p = threads[t1];
+          const flow::ThreadCoordinates& q = threads[t2];
+          // Across CTAs, only the same thread of two CTAs: whatever the block shape, each CTA
+          // has it, so the collision does not rest on the model's guess of the shape.
+          if (space == Space::Global && (p.ctaid == q.ctaid || p.tid != q.tid)) continue;
+          if (differentWarpsOnly && warpOf(p, launch) == warpOf(q, launch)) continue;
+          // The same pair must collide under the second seed too.
+          auto x2 = tables[a].address[1][t1];
+          auto y2 = tables[b].address[1][t2];
+          if (!x2 || !y2) continue;
+          if (!(*x2 < *y2 + second.size && *y2 < *x2 + first.size)) continue;
+          // Every thread storing the value they all computed (a shared flag or bound set by
+          // the whole CTA) changes nothing whichever store lands last, and a thread that stored
+          // it before loading reads that value whichever store it sees.
+          auto uniformStore = [&](const Access& access) {
+            return access.valueOperand != UINT32_MAX &&
+                   (model.divergenceOf(access.instruction, context.module.operands[access.valueOperand]) &
+                    divergence) == 0;
+          };
+          if (x == it->first && first.size == second.size) {
+            if (uniformStore(first) && uniformStore(second) && &first == &second) continue;
+            if (uniformStore(first) && uniformStore(second) &&
+                model.divergenceOf(first.instruction, context.module.operands[first.valueOperand]) == 0) {
+              // Two stores of values that are the same for the whole CTA and known alike.
+              bool same = true;
+              for (std::uint64_t seed : kSeeds) {
+                auto v1 = model.evaluate(first.instruction, context.module.operands[first.valueOperand], p, seed);
+                auto v2 = model.evaluate(second.instruction, context.module.operands[second.valueOperand], q, seed);
+                same = same && v1 && v2 && *v1 == *v2;
+              }
+              if (same) continue;
+            }
+            const Access* store = first.writes && !first.atomic && !second.writes ? &first
+                                  : second.writes && !second.atomic && !first.writes ? &second
+                                                                                      : nullptr;
+            if (store != nullptr && uniformStore(*store)) {
+              const Access& load = store == &first ? second : first;
+              std::size_t storeIndex = store == &first ? a : b;
+              std::uint32_t reader = store == &first ? t2 : t1;
+              if (tables[storeIndex].address[0][reader] &&
+                  model.reachableWithout(store->instruction, load.instruction, flow::BarrierKind::None)) {
+                continue;
+              }
+            }
+          }
+          Witness w;
+          w.first = &first;
+          w.second = &second;
+          w.firstThread = p;
+          w.secondThread = q;
+          w.firstAddress = x;
+          w.secondAddress = it->first;
+          w.partial = x != it->first || first.size != second.size;
+          witnesses.push_back(w);
+          found = true;
+        }
+      }
+    }
+  }
+  return witnesses;
+}
+
+std::string describeThread(const flow::ThreadCoordinates& thread, bool withCta) {
+  std::string text = "thread ";
+  if (thread.tid[1] == 0 && thread.tid[2] == 0) {
+    text += std::to_string(thread.tid[0]);
+  } else {
+    text += "(" + std::to_string(thread.tid[0]) + ", " + std::to_string(thread.tid[1]) + ", " +
+            std::to_string(thread.tid[2]) + ")";
+  }
+  if (withCta) {
+    text += " of CTA (" + std::to_string(thread.ctaid[0]) + ", " + std::to_string(thread.ctaid[1]) + ", " +
+            std::to_string(thread.ctaid[2]) + ")";
+  }
+  return text;
+}
+
+}  // namespace ptx::races

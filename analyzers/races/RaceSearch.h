@@ -1,0 +1,55 @@
+// RaceSearch: the two-thread search the race rules share (RAC001-RAC003).
+//
+// For each load, store or atomic of one state space in a function, the accesses' addresses
+// and whether they execute are evaluated for a set of concrete threads under two seeds for
+// the uniform inputs (flow/ThreadModel.h); a pair of accesses that may run concurrently
+// races when two distinct threads of the set touch overlapping bytes under both seeds, at
+// least one writes, and the two are not both atomic or both strong (morally strong, PTX ISA
+// §8.7.1). An access the model cannot evaluate for every thread of the set is left out.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "RuleContext.h"
+#include "flow/ThreadModel.h"
+
+namespace ptx::races {
+
+enum class Space : std::uint8_t { Shared, Global };
+
+struct Access {
+  std::uint32_t instruction = 0;
+  std::uint32_t addressOperand = 0;  // Index into Module::operands.
+  std::uint32_t valueOperand = UINT32_MAX;  // A store's data, when it is one register or constant.
+  std::uint64_t size = 0;
+  bool writes = false;
+  bool reads = false;
+  bool atomic = false;  // atom, red.
+  bool strong = false;  // .volatile, .relaxed, .acquire, .release: morally strong with another strong one.
+};
+
+struct Witness {
+  const Access* first = nullptr;
+  const Access* second = nullptr;
+  flow::ThreadCoordinates firstThread;
+  flow::ThreadCoordinates secondThread;
+  std::uint64_t firstAddress = 0;
+  std::uint64_t secondAddress = 0;
+  bool partial = false;  // The bytes overlap but the accesses differ in size or start.
+};
+
+// The accesses to `space` of the function, in source order.
+std::vector<Access> accessesOf(const RuleContext& context, std::size_t function, Space space);
+
+// Races among `accesses` of one function: for shared memory between threads of one CTA in
+// one barrier interval; for global memory between threads of two different CTAs.
+std::vector<Witness> findRaces(const RuleContext& context, std::size_t function, const std::vector<Access>& accesses,
+                               Space space);
+
+// "thread (3, 0, 0)" or "thread 3"; with the CTA when `withCta`.
+std::string describeThread(const flow::ThreadCoordinates& thread, bool withCta);
+
+}  // namespace ptx::races

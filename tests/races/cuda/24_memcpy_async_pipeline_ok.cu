@@ -1,0 +1,15 @@
+// SNC006 twin: s[tid] is read after pipe.consumer_wait().
+#include <cuda/pipeline>
+extern "C" __global__ void k(unsigned* out, const unsigned* in, unsigned n) {
+  __shared__ alignas(16) unsigned s[64];
+  unsigned tid = threadIdx.x;
+  unsigned g = blockIdx.x * blockDim.x + tid;
+  cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();
+  pipe.producer_acquire();
+  cuda::memcpy_async(&s[tid], &in[g], cuda::aligned_size_t<4>(sizeof(unsigned)), pipe);
+  pipe.producer_commit();
+  pipe.consumer_wait();
+  unsigned v = s[tid];
+  pipe.consumer_release();
+  out[g] = v + 1;
+}

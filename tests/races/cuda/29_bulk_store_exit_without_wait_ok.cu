@@ -1,0 +1,14 @@
+// SNC007 twin: thread 0 waits for the bulk group (cp.async.bulk.wait_group 0) before exiting.
+extern "C" __global__ void k(unsigned* out, const unsigned* in, unsigned n) {
+  __shared__ alignas(128) unsigned buf[64];
+  unsigned tid = threadIdx.x;
+  buf[tid] = in[blockIdx.x * 64 + tid] + tid;
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  if (tid == 0) {
+    unsigned src = static_cast<unsigned>(__cvta_generic_to_shared(buf));
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], 256;" ::"l"(__cvta_generic_to_global(out + blockIdx.x * 64)), "r"(src) : "memory");
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+  }
+}

@@ -1,0 +1,16 @@
+// SNC005 twin: after mbarrier.init thread 0 issues fence.mbarrier_init.release.cluster, and a
+// __syncthreads() precedes the first arrive by the other threads.
+extern "C" __global__ void k(unsigned* out, const unsigned* in, unsigned n) {
+  __shared__ alignas(8) unsigned long long bar;
+  unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned b = static_cast<unsigned>(__cvta_generic_to_shared(&bar));
+  if (threadIdx.x == 0) asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n\tfence.mbarrier_init.release.cluster;" ::"r"(b), "r"(blockDim.x) : "memory");
+  __syncthreads();
+  unsigned long long tok;
+  asm volatile("mbarrier.arrive.shared::cta.b64 %0, [%1];" : "=l"(tok) : "r"(b) : "memory");
+  unsigned done = 0;
+  #pragma unroll 1
+  for (unsigned it = 0; !done && it < (1u << 16); ++it)
+    asm volatile("{ .reg .pred p; mbarrier.test_wait.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }" : "=r"(done) : "r"(b), "l"(tok) : "memory");
+  out[g] = done + in[g];
+}

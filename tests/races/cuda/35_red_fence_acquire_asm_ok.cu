@@ -1,0 +1,13 @@
+// SNC012 twin: the arrival is atom.acq_rel.gpu (releases this block's value, acquires the
+// other's), and only the last block to arrive reads the other block's partial value.
+// launch: 2 64
+extern "C" __global__ void k(unsigned* out, const unsigned* in, unsigned n) {
+  unsigned* part = out + 4096;
+  unsigned* count = out + 8192;
+  if (threadIdx.x == 0) {
+    part[blockIdx.x] = in[blockIdx.x] + blockIdx.x + 1;
+    unsigned seen;
+    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;" : "=r"(seen) : "l"(__cvta_generic_to_global(count)) : "memory");
+    if (seen == gridDim.x - 1) out[blockIdx.x] = part[blockIdx.x ^ 1];
+  }
+}
