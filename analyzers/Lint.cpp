@@ -11,8 +11,8 @@
 #include "Registry.h"
 #include "RuleContext.h"
 #include "Suppressions.h"
-#include "syntax/SyntaxKinds.h"
 #include "support/ParallelFor.h"
+#include "syntax/SyntaxKinds.h"
 
 namespace ptx {
 
@@ -91,39 +91,68 @@ constexpr RuleCheck kRuleChecks[] = {
     checkDivergentBarrier,
     checkWarpSyncMask,
     checkShuffleWidth,
+    checkAsyncCopyReadBeforeWait,
+    checkWeakSpinLoop,
+    checkRedFenceAcquire,
+    checkAsyncProxyFence,
+    checkBulkStoreWait,
 };
 
 // The rules that read the dataflow layer (context.flows). They share one FlowCache, so a
 // function's CFG, reaching definitions and values are built once for all of them.
 constexpr RuleCheck kDataflowChecks[] = {
-    checkMbarrierAlignment,      checkBulkCopyAlignment, checkTensorCopySharedAlignment,
-    checkTensorMapPlacement,     checkAccessAlignment,   checkCpAsyncSize,
-    checkConstantOffsetOutOfBounds, checkMatrixDescriptorSwizzle, checkTensorMapReplaceValue,
-    checkRegisterSpill,          checkOccupancyCliff,    checkSharedMemoryRace,
-    checkCrossCtaGlobalRace,     checkMixedSizeAccess,   checkDivergentBarrier,
-    checkWarpSyncMask,           checkShuffleWidth,
+    checkMbarrierAlignment,
+    checkBulkCopyAlignment,
+    checkTensorCopySharedAlignment,
+    checkTensorMapPlacement,
+    checkAccessAlignment,
+    checkCpAsyncSize,
+    checkConstantOffsetOutOfBounds,
+    checkMatrixDescriptorSwizzle,
+    checkTensorMapReplaceValue,
+    checkRegisterSpill,
+    checkOccupancyCliff,
+    checkSharedMemoryRace,
+    checkCrossCtaGlobalRace,
+    checkMixedSizeAccess,
+    checkDivergentBarrier,
+    checkWarpSyncMask,
+    checkShuffleWidth,
+    checkAsyncCopyReadBeforeWait,
+    checkWeakSpinLoop,
+    checkRedFenceAcquire,
+    checkAsyncProxyFence,
+    checkBulkStoreWait,
 };
 
 // Rules that run only when a setting turns them on (a RuleSetting with enabled = true): their
 // findings rest on an estimate whose error is of the same order as what they point out, so
-// they are offered, not imposed (docs/rules/PRF002.md). The race rules and SNC001 are opt-in
-// until they are silent on every ptxas-accepted corpus file or each finding there is shown to
-// be a defect (docs/races.md lists what they still report there).
+// they are offered, not imposed (docs/rules/PRF002.md).
 struct OptInRule {
   RuleCheck check;
   std::string_view code;
 };
-constexpr OptInRule kOptInRules[] = {{checkOccupancyCliff, "PRF002"},
-                                     {checkSharedMemoryRace, "RAC001"},
-                                     {checkCrossCtaGlobalRace, "RAC002"},
-                                     {checkMixedSizeAccess, "RAC003"},
-                                     {checkDivergentBarrier, "SNC001"}};
+constexpr OptInRule kOptInRules[] = {{checkOccupancyCliff, "PRF002"}};
+
+// Rules whose check reports one code and costs enough to skip when that code is turned off
+// (the thread-model rules); the others run and their findings are filtered.
+constexpr OptInRule kSkippableRules[] = {{checkSharedMemoryRace, "RAC001"}, {checkCrossCtaGlobalRace, "RAC002"},
+                                         {checkMixedSizeAccess, "RAC003"},  {checkDivergentBarrier, "SNC001"},
+                                         {checkWarpSyncMask, "SNC002"},     {checkShuffleWidth, "SNC003"},
+                                         {checkAsyncProxyFence, "SNC004"},  {checkAsyncCopyReadBeforeWait, "SNC006"},
+                                         {checkBulkStoreWait, "SNC007"},    {checkWeakSpinLoop, "SNC010"},
+                                         {checkRedFenceAcquire, "SNC012"}};
 
 bool ruleRuns(RuleCheck check, const LintOptions& options) {
   for (const OptInRule& rule : kOptInRules) {
     if (rule.check != check) continue;
     auto it = options.rules.find(rule.code);
     return it != options.rules.end() && it->second.enabled;
+  }
+  for (const OptInRule& rule : kSkippableRules) {
+    if (rule.check != check) continue;
+    auto it = options.rules.find(rule.code);
+    return it == options.rules.end() || it->second.enabled;
   }
   return true;
 }
@@ -258,7 +287,8 @@ LintResult lintText(std::string_view text, const LintOptions& options) {
   if (threads > 1) {
     // Pieces of about equal size, a few per thread, cut at module items.
     std::size_t pieceBytes = std::max<std::size_t>(text.size() / (std::size_t{threads} * 4), 1);
-    return runPipeline(text, parseSyntaxChunked(text, options.parse, threads, pieceBytes), options, std::nullopt, threads);
+    return runPipeline(text, parseSyntaxChunked(text, options.parse, threads, pieceBytes), options, std::nullopt,
+                       threads);
   }
   return runPipeline(text, parseSyntax(text, options.parse), options, std::nullopt);
 }
@@ -304,7 +334,8 @@ std::optional<LintResult> relintChangedFunction(std::string_view newText, const 
   if (!edited) return std::nullopt;
   TSNode newFunction = newItems[*edited];
   TSNode oldFunction = oldItems[*edited];
-  if (ts_node_symbol(newFunction) != kinds.functionDefinition || ts_node_symbol(oldFunction) != kinds.functionDefinition) {
+  if (ts_node_symbol(newFunction) != kinds.functionDefinition ||
+      ts_node_symbol(oldFunction) != kinds.functionDefinition) {
     return std::nullopt;
   }
   for (auto [function, end] : {std::pair{newFunction, change.newEnd}, std::pair{oldFunction, change.oldEnd}}) {

@@ -13,11 +13,12 @@ std::uint64_t mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// A value that is the same for every thread, drawn from the seed and what identifies it. Kept
-// to 40 bits and 256-byte aligned, so sums of a few of them and thread offsets do not wrap and
-// keep small alignments.
+// A value that is the same for every thread, drawn from the seed and what identifies it:
+// 256-byte aligned and between 2^16 and 2^20, like the sizes and offsets real code computes
+// with, so that products and sums of a few of them stay far from wrapping around 32 bits (an
+// unsigned comparison of two wrapped sums would split threads that never split).
 std::uint64_t uniformValue(std::uint64_t identity, std::uint64_t seed) {
-  return (mix(identity ^ mix(seed)) & 0xFFFFFFFFFFull) << 8;
+  return ((mix(identity ^ mix(seed)) & 0xFFFull) + 0x100) << 8;
 }
 
 std::uint64_t truncate(std::uint64_t value, unsigned bits) {
@@ -66,10 +67,12 @@ ThreadModel::ThreadModel(std::string_view text, const Module& module, FunctionFl
     }
   }
   computePostDominators();
-  computeDivergence();
   memoStamp_.assign(flow_.definitions().size(), 0);
   memo_.assign(flow_.definitions().size(), std::nullopt);
+  computeDivergence();
   conditions_.resize(flow_.blocks().size());
+  shapes_.resize(function.instructionCount);
+  splits_.assign(flow_.blocks().size(), -1);
   conditionsBuilt_.assign(flow_.blocks().size(), false);
 }
 
@@ -261,10 +264,10 @@ void ThreadModel::computePostDominators() {
 std::uint8_t ThreadModel::readDivergence(std::uint32_t instruction, const InstructionOperand& operand) {
   if (operand.shape == OperandShape::SpecialRegister) {
     std::string_view name = textOf(operand.range);
-    if (name.starts_with("%tid") || name.starts_with("%laneid") || name.starts_with("%warpid") ||
-        name.starts_with("%lanemask") || name.starts_with("%clock") || name.starts_with("%globaltimer") ||
-        name.starts_with("%pm")) {
-      return kVariesInCta;
+    if (name.starts_with("%warpid")) return kVariesInCta;
+    if (name.starts_with("%tid") || name.starts_with("%laneid") || name.starts_with("%lanemask") ||
+        name.starts_with("%clock") || name.starts_with("%globaltimer") || name.starts_with("%pm")) {
+      return kVariesInCta | kVariesInWarp;
     }
     if (name.starts_with("%ctaid") || name.starts_with("%cluster_ctarank") || name.starts_with("%clusterid") ||
         name.starts_with("%cluster_ctaid") || name.starts_with("%smid") || name.starts_with("%nsmid") ||
@@ -289,7 +292,8 @@ std::uint8_t ThreadModel::readDivergence(std::uint32_t instruction, const Instru
         std::uint32_t defBlock = flow_.blockOf(flow_.definitions()[d].instruction);
         divergence |= static_cast<std::uint8_t>(blockDivergence_[defBlock] & ~blockDivergence_[readBlock]);
         const InstructionSite& definer = module_.instructions[flow_.definitions()[d].instruction];
-        if (auto guard = flow_.guardRegisterOf(definer)) divergence |= readDivergence(flow_.definitions()[d].instruction, *guard);
+        if (auto guard = flow_.guardRegisterOf(definer))
+          divergence |= readDivergence(flow_.definitions()[d].instruction, *guard);
       }
     }
   };
@@ -299,7 +303,8 @@ std::uint8_t ThreadModel::readDivergence(std::uint32_t instruction, const Instru
       break;
     case OperandShape::Vector:
     case OperandShape::PredicatePair:
-      for (std::uint32_t e = 0; e < operand.elementCount; ++e) registerDivergence(module_.operands[operand.firstElement + e]);
+      for (std::uint32_t e = 0; e < operand.elementCount; ++e)
+        registerDivergence(module_.operands[operand.firstElement + e]);
       break;
     case OperandShape::NegatedPredicate: {
       InstructionOperand reg = operand;
@@ -325,14 +330,10 @@ std::uint8_t ThreadModel::definitionDivergence(std::uint32_t definition) {
   if (site.isCall) return 0;  // Nothing known: no evidence that it varies.
   std::string_view opcode = textOf(site.opcode);
   // Results that differ per thread whatever the operands.
-  if (opcode == "atom" || opcode == "shfl" || opcode == "vote" || opcode == "match" || opcode == "activemask" ||
-      opcode == "redux" || opcode == "elect" || opcode == "mbarrier" || opcode == "suld" || opcode == "tex" ||
-      opcode == "tld4") {
-    if (opcode == "tex" || opcode == "tld4" || opcode == "suld") {
-      // A fetch reads at its coordinates: as divergent as they are.
-    } else {
-      return kVariesInCta | kVariesAcrossCtas;
-    }
+  // A vote's or reduction's result is the same for the lanes of a warp.
+  if (opcode == "vote" || opcode == "redux" || opcode == "activemask") return kVariesInCta | kVariesAcrossCtas;
+  if (opcode == "atom" || opcode == "shfl" || opcode == "match" || opcode == "elect" || opcode == "mbarrier") {
+    return kVariesInCta | kVariesInWarp | kVariesAcrossCtas;
   }
   std::uint8_t divergence = 0;
   for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
@@ -340,7 +341,8 @@ std::uint8_t ThreadModel::definitionDivergence(std::uint32_t definition) {
     const InstructionOperand& operand = module_.operands[o];
     // The destination vector's elements are written, not read.
     if (o == site.firstOperand && operand.shape == OperandShape::Vector && opcode != "st") {
-      bool holdsDefinition = def.operand >= operand.firstElement && def.operand < operand.firstElement + operand.elementCount;
+      bool holdsDefinition =
+          def.operand >= operand.firstElement && def.operand < operand.firstElement + operand.elementCount;
       if (holdsDefinition || opcode == "ld" || opcode == "ldu" || opcode == "tex") continue;
     }
     divergence |= readDivergence(def.instruction, operand);
@@ -394,6 +396,58 @@ void ThreadModel::computeDivergence() {
   }
 }
 
+bool ThreadModel::dominates_(std::uint32_t a, std::uint32_t b) const {
+  for (int hops = 0; hops < 1 << 16; ++hops) {
+    if (b == a) return true;
+    if (b >= dominator_.size() || dominator_[b] == b || dominator_[b] == UINT32_MAX) return false;
+    b = dominator_[b];
+  }
+  return false;
+}
+
+// A branch whose condition reads thread-dependent values may still go the same way for every
+// thread: `a < aEnd` where both carry the same %tid.x (the tiled matrix multiply's loop over
+// tiles). Evaluated for the threads of a small block on the loop's first iteration, under two
+// seeds, such a condition comes out the same for all of them; one that splits them shows two
+// threads going different ways. The divergence analysis keeps every thread-dependent branch
+// as varying (a path condition is then evaluated per thread, which is right either way); the
+// barrier rule reports only branches shown to split.
+bool ThreadModel::conditionSplitsThreads(std::uint32_t block) {
+  if (splits_[block] >= 0) return splits_[block] == 1;
+  if (memoStamp_.size() != flow_.definitions().size()) {
+    memoStamp_.assign(flow_.definitions().size(), 0);
+    memo_.assign(flow_.definitions().size(), std::nullopt);
+  }
+  firstIteration_ = true;
+  ++stamp_;
+  // The threads of the smallest blocks kernels are written for: 128 along x, 8 along y, 2
+  // along z (a kernel built for 256-thread blocks may loop `(511 - tid) / 256` times, the same
+  // for all of its threads, which threads beyond its block would not be).
+  std::vector<std::array<std::uint32_t, 3>> threads;
+  for (std::uint32_t x = 0; x < 128; ++x) threads.push_back({x, 0, 0});
+  for (std::uint32_t y = 1; y < 8; ++y) {
+    threads.push_back({0, y, 0});
+    threads.push_back({1, y, 0});
+  }
+  threads.push_back({0, 0, 1});
+  // Split under both seeds: two threads known to go different ways.
+  bool splits = true;
+  for (std::uint64_t seed : {0x4242ull, 0x1717ull}) {
+    bool seen[2] = {false, false};
+    for (const auto& tid : threads) {
+      ThreadCoordinates thread;
+      thread.tid = tid;
+      if (auto taken = branchTaken(block, thread, seed)) seen[*taken ? 1 : 0] = true;
+      if (seen[0] && seen[1]) break;
+    }
+    splits = splits && seen[0] && seen[1];
+  }
+  firstIteration_ = false;
+  ++stamp_;
+  splits_[block] = splits ? 1 : 0;
+  return splits;
+}
+
 std::uint8_t ThreadModel::divergenceOf(std::uint32_t instruction, const InstructionOperand& operand) {
   return readDivergence(instruction, operand);
 }
@@ -406,7 +460,8 @@ const std::vector<ThreadModel::Edge>& ThreadModel::conditionsOf(std::uint32_t bl
   // Each dominating block that ends in a two-way branch and reaches `block` through only one
   // of its edges (without coming back through itself) contributes that edge.
   std::uint32_t d = block;
-  for (int hops = 0; hops < 4096 && d < dominator_.size() && dominator_[d] != d && dominator_[d] != UINT32_MAX; ++hops) {
+  for (int hops = 0; hops < 4096 && d < dominator_.size() && dominator_[d] != d && dominator_[d] != UINT32_MAX;
+       ++hops) {
     std::uint32_t dominatorBlock = dominator_[d];
     d = dominatorBlock;
     const BasicBlock& branch = blocks[dominatorBlock];
@@ -553,11 +608,28 @@ std::optional<std::uint64_t> ThreadModel::evaluateOperand(std::uint32_t instruct
 std::optional<std::uint64_t> ThreadModel::evaluateRegister(std::uint32_t instruction, RegisterKey reg,
                                                            const ThreadCoordinates& thread, std::uint64_t seed,
                                                            int depth) {
-  std::vector<std::uint32_t> reaching = flow_.reachingDefinitions(instruction, reg);
+  const std::vector<std::uint32_t>& reaching = reachingAt(instruction, reg);
   if (reaching.size() == 1) return evaluateDefinition(reaching[0], thread, seed, depth + 1);
   // A value chosen among several definitions (a loop counter, a buffer index toggled each
   // iteration) takes few values, which the code relies on (`i ^ 1` picks the other buffer
   // only while i is 0 or 1): a random stand-in would make addresses meet that never do.
+  // When asking whether a loop's condition splits the threads, its first iteration is what
+  // is evaluated: the definition from before the loop, which dominates the read.
+  if (reaching.size() >= 2 && firstIteration_) {
+    std::uint32_t readBlock = flow_.blockOf(instruction);
+    std::optional<std::uint32_t> entry;
+    for (std::uint32_t d : reaching) {
+      std::uint32_t defInstruction = flow_.definitions()[d].instruction;
+      std::uint32_t defBlock = flow_.blockOf(defInstruction);
+      bool dominates = defBlock == readBlock ? defInstruction < instruction : dominates_(defBlock, readBlock);
+      if (dominates) {
+        if (entry) return std::nullopt;
+        entry = d;
+      }
+    }
+    if (entry) return evaluateDefinition(*entry, thread, seed, depth + 1);
+    return std::nullopt;
+  }
   if (reaching.size() >= 2) return std::nullopt;
   // A parameter of a .func, or a value chosen among several definitions (a loop counter): the
   // same for every thread unless the divergence analysis says otherwise.
@@ -572,8 +644,38 @@ std::optional<std::uint64_t> ThreadModel::evaluateRegister(std::uint32_t instruc
   }
   if ((divergence & kVariesInCta) != 0) return std::nullopt;
   if ((divergence & kVariesAcrossCtas) != 0) return std::nullopt;
-  std::uint64_t identity = (std::uint64_t{reg.symbol} << 32) ^ reg.index ^ (reaching.empty() ? 0 : mix(reaching[0] + 1));
+  std::uint64_t identity =
+      (std::uint64_t{reg.symbol} << 32) ^ reg.index ^ (reaching.empty() ? 0 : mix(reaching[0] + 1));
   return uniformValue(identity, seed);
+}
+
+const ThreadModel::Shape& ThreadModel::shapeOf(std::uint32_t instruction) {
+  Shape& shape = shapes_[instruction - first_];
+  if (shape.ready) return shape;
+  shape.ready = true;
+  const InstructionSite& site = module_.instructions[instruction];
+  shape.opcode = textOf(site.opcode);
+  for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
+    std::string_view modifier = textOf(module_.modifiers[m]);
+    if (typeBits(modifier)) shape.types.push_back(modifier);
+    if (modifier == ".wide") shape.wide = true;
+    if (modifier == ".hi") shape.high = true;
+    if (modifier == ".eq" || modifier == ".ne" || modifier == ".lt" || modifier == ".le" || modifier == ".gt" ||
+        modifier == ".ge" || modifier == ".lo" || modifier == ".ls" || modifier == ".hi" || modifier == ".hs") {
+      shape.comparison = modifier;
+    }
+  }
+  shape.bits = shape.types.empty() ? 64 : typeBits(shape.types.front()).value_or(64);
+  return shape;
+}
+
+const std::vector<std::uint32_t>& ThreadModel::reachingAt(std::uint32_t instruction, RegisterKey reg) {
+  std::uint64_t key = (std::uint64_t{instruction} << 32) ^ (std::uint64_t{reg.symbol} << 12) ^ reg.index;
+  auto it = reaching_.find(key);
+  if (it != reaching_.end() && it->second.first == reg) return it->second.second;
+  auto& slot = reaching_[key];
+  slot = {reg, flow_.reachingDefinitions(instruction, reg)};
+  return slot.second;
 }
 
 std::optional<std::uint64_t> ThreadModel::evaluateDefinition(std::uint32_t definition, const ThreadCoordinates& thread,
@@ -595,25 +697,15 @@ std::optional<std::uint64_t> ThreadModel::evaluateDefinition(std::uint32_t defin
     return value;
   };
   if (site.isCall || def.operand != site.firstOperand) return finish(std::nullopt);
-  std::string_view opcode = textOf(site.opcode);
-  std::vector<std::string_view> types;
-  std::string_view comparison;
-  bool wide = false, high = false, low = false;
-  for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
-    std::string_view modifier = textOf(module_.modifiers[m]);
-    if (typeBits(modifier)) types.push_back(modifier);
-    if (modifier == ".wide") wide = true;
-    if (modifier == ".hi") high = true;
-    if (modifier == ".lo") low = true;
-    if (modifier == ".eq" || modifier == ".ne" || modifier == ".lt" || modifier == ".le" || modifier == ".gt" ||
-        modifier == ".ge" || modifier == ".lo" || modifier == ".ls" || modifier == ".hi" || modifier == ".hs") {
-      comparison = modifier;
-    }
-  }
+  const Shape& shape = shapeOf(def.instruction);
+  std::string_view opcode = shape.opcode;
+  const std::vector<std::string_view>& types = shape.types;
+  std::string_view comparison = shape.comparison;
+  bool wide = shape.wide, high = shape.high;
   if (types.empty() && opcode != "mov") return finish(std::nullopt);
   std::string_view type = types.empty() ? std::string_view(".b64") : types.front();
   if (type.starts_with(".f")) return finish(std::nullopt);
-  unsigned bits = typeBits(type).value_or(64);
+  unsigned bits = shape.bits;
   bool isSigned = type.starts_with(".s");
   // A guarded definition keeps the old value when its guard fails.
   if (auto guard = flow_.guardRegisterOf(site)) {
@@ -645,8 +737,18 @@ std::optional<std::uint64_t> ThreadModel::evaluateDefinition(std::uint32_t defin
     }
     const InstructionOperand& address = module_.operands[site.firstOperand + 1];
     if (readDivergence(def.instruction, address) != 0) return finish(std::nullopt);
-    std::uint64_t identity = param ? 0x7000000000ull + address.symbol * 4096ull + address.offset.begin
-                                   : 0x9000000000ull + def.instruction;
+    std::uint64_t identity =
+        param ? 0x7000000000ull + address.symbol * 4096ull + address.offset.begin : 0x9000000000ull + def.instruction;
+    // Parameters and constant banks hold the same words for every CTA; anything else may not
+    // (each CTA has its own shared memory, and global memory changes under the grid).
+    bool constant = param;
+    for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
+      if (textOf(module_.modifiers[m]) == ".const") constant = true;
+    }
+    if (!constant) {
+      identity ^=
+          mix((std::uint64_t{thread.ctaid[0]} << 40) ^ (std::uint64_t{thread.ctaid[1]} << 20) ^ thread.ctaid[2]);
+    }
     if (param && address.offset.end > address.offset.begin) identity ^= mix(address.offset.end);
     return finish(truncate(uniformValue(identity, seed), bits));
   }
@@ -672,22 +774,36 @@ std::optional<std::uint64_t> ThreadModel::evaluateDefinition(std::uint32_t defin
     bool holds = false;
     if (isSigned) {
       std::int64_t x = signExtend(*a, bits), y = signExtend(*b, bits);
-      if (comparison == ".eq") holds = x == y;
-      else if (comparison == ".ne") holds = x != y;
-      else if (comparison == ".lt") holds = x < y;
-      else if (comparison == ".le") holds = x <= y;
-      else if (comparison == ".gt") holds = x > y;
-      else if (comparison == ".ge") holds = x >= y;
-      else return finish(std::nullopt);
+      if (comparison == ".eq")
+        holds = x == y;
+      else if (comparison == ".ne")
+        holds = x != y;
+      else if (comparison == ".lt")
+        holds = x < y;
+      else if (comparison == ".le")
+        holds = x <= y;
+      else if (comparison == ".gt")
+        holds = x > y;
+      else if (comparison == ".ge")
+        holds = x >= y;
+      else
+        return finish(std::nullopt);
     } else {
       std::uint64_t x = truncate(*a, bits), y = truncate(*b, bits);
-      if (comparison == ".eq") holds = x == y;
-      else if (comparison == ".ne") holds = x != y;
-      else if (comparison == ".lt" || comparison == ".lo") holds = x < y;
-      else if (comparison == ".le" || comparison == ".ls") holds = x <= y;
-      else if (comparison == ".gt" || comparison == ".hi") holds = x > y;
-      else if (comparison == ".ge" || comparison == ".hs") holds = x >= y;
-      else return finish(std::nullopt);
+      if (comparison == ".eq")
+        holds = x == y;
+      else if (comparison == ".ne")
+        holds = x != y;
+      else if (comparison == ".lt" || comparison == ".lo")
+        holds = x < y;
+      else if (comparison == ".le" || comparison == ".ls")
+        holds = x <= y;
+      else if (comparison == ".gt" || comparison == ".hi")
+        holds = x > y;
+      else if (comparison == ".ge" || comparison == ".hs")
+        holds = x >= y;
+      else
+        return finish(std::nullopt);
     }
     return finish(holds ? 1 : 0);
   }
@@ -722,17 +838,30 @@ std::optional<std::uint64_t> ThreadModel::evaluateDefinition(std::uint32_t defin
     bool less = isSigned ? signExtend(x, bits) < signExtend(y, bits) : truncate(x, bits) < truncate(y, bits);
     return finish((opcode == "min") == less ? x : y);
   }
+  if ((opcode == "mul" || opcode == "mad") && high) {
+    if (bits > 32) return finish(std::nullopt);
+    std::uint64_t product = isSigned ? static_cast<std::uint64_t>(signExtend(x, bits) * signExtend(y, bits))
+                                     : truncate(x, bits) * truncate(y, bits);
+    std::uint64_t upper = truncate(product >> bits, bits);
+    if (opcode == "mad") {
+      c = source(3);
+      if (!c) return finish(std::nullopt);
+      upper = truncate(upper + *c, bits);
+    }
+    return finish(upper);
+  }
   if (opcode == "mul" || opcode == "mad" || opcode == "mul24" || opcode == "mad24") {
     if (high) return finish(std::nullopt);
     std::uint64_t product;
     if (wide) {
-      auto sx = isSigned ? sourceSigned(1, bits) : std::optional<std::int64_t>(static_cast<std::int64_t>(truncate(x, bits)));
-      auto sy = isSigned ? sourceSigned(2, bits) : std::optional<std::int64_t>(static_cast<std::int64_t>(truncate(y, bits)));
+      auto sx =
+          isSigned ? sourceSigned(1, bits) : std::optional<std::int64_t>(static_cast<std::int64_t>(truncate(x, bits)));
+      auto sy =
+          isSigned ? sourceSigned(2, bits) : std::optional<std::int64_t>(static_cast<std::int64_t>(truncate(y, bits)));
       if (!sx || !sy) return finish(std::nullopt);
       product = static_cast<std::uint64_t>(*sx) * static_cast<std::uint64_t>(*sy);
       bits = std::min(64u, bits * 2);
     } else {
-      (void)low;
       product = x * y;
     }
     if (opcode == "mad" || opcode == "mad24") {

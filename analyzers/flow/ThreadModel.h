@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "flow/FunctionFlow.h"
@@ -33,8 +34,11 @@
 namespace ptx::flow {
 
 // Bits of Divergence.
-constexpr std::uint8_t kVariesInCta = 1;   // Threads of one CTA may see different values.
+constexpr std::uint8_t kVariesInCta = 1;       // Threads of one CTA may see different values.
 constexpr std::uint8_t kVariesAcrossCtas = 2;  // CTAs may see different values.
+// With kVariesInCta: lanes of one warp may see different values too (not so for a vote's or
+// a reduction's result, or %warpid, which differ only between warps).
+constexpr std::uint8_t kVariesInWarp = 4;
 
 struct ThreadCoordinates {
   std::array<std::uint32_t, 3> tid{};
@@ -63,6 +67,11 @@ class ThreadModel {
   std::uint8_t branchDivergence(std::uint32_t block) const { return branchDivergence_[block]; }
   // The block that post-dominates `block` immediately (blocks().size() for the exit).
   std::uint32_t immediatePostDominator(std::uint32_t block) const { return postDominator_[block]; }
+  // Whether block `a` dominates block `b` (every path from the entry to b passes a).
+  bool dominates_(std::uint32_t a, std::uint32_t b) const;
+  // Whether two threads of a small block are shown to take the conditional branch ending
+  // `block` different ways (on a loop's first iteration, under two seeds).
+  bool conditionSplitsThreads(std::uint32_t block);
 
   // The value of a source operand for one thread, or nullopt.
   std::optional<std::uint64_t> evaluate(std::uint32_t instruction, const InstructionOperand& operand,
@@ -110,6 +119,18 @@ class ThreadModel {
   void pushFeasibleSuccessors(std::uint32_t block, std::vector<std::uint32_t>& into);
   std::optional<bool> branchTaken(std::uint32_t block, const ThreadCoordinates& thread, std::uint64_t seed);
   std::string_view textOf(ByteRange range) const { return text_.substr(range.begin, range.end - range.begin); }
+  // What evaluation needs of an instruction's spelling, decoded once.
+  struct Shape {
+    bool ready = false;
+    std::string_view opcode;
+    std::vector<std::string_view> types;
+    std::string_view comparison;
+    bool wide = false;
+    bool high = false;
+    unsigned bits = 64;
+  };
+  const Shape& shapeOf(std::uint32_t instruction);
+  const std::vector<std::uint32_t>& reachingAt(std::uint32_t instruction, RegisterKey reg);
 
   std::string_view text_;
   const Module& module_;
@@ -130,6 +151,10 @@ class ThreadModel {
   std::vector<std::uint32_t> memoStamp_;
   std::vector<std::optional<std::uint64_t>> memo_;
   std::uint32_t stamp_ = 1;
+  bool firstIteration_ = false;      // Loop-carried values read as their value on entry.
+  std::vector<Shape> shapes_;        // Per instruction of the function.
+  std::vector<std::int8_t> splits_;  // Per block: conditionSplitsThreads, -1 until asked.
+  std::unordered_map<std::uint64_t, std::pair<RegisterKey, std::vector<std::uint32_t>>> reaching_;
   ThreadCoordinates memoThread_{};
   std::uint64_t memoSeed_ = 0;
 };

@@ -163,6 +163,9 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
           // has it, so the collision does not rest on the model's guess of the shape.
           if (space == Space::Global && (p.ctaid == q.ctaid || p.tid != q.tid)) continue;
           if (differentWarpsOnly && warpOf(p, launch) == warpOf(q, launch)) continue;
+          // Threads of different rows meet through the row width the code assumes, which the
+          // model does not know: only rows of at most 8 threads are taken as certain.
+          if ((p.tid[1] != q.tid[1] || p.tid[2] != q.tid[2]) && std::max(p.tid[0], q.tid[0]) >= 8) continue;
           // The same pair must collide under the second seed too.
           auto x2 = tables[a].address[1][t1];
           auto y2 = tables[b].address[1][t2];
@@ -178,6 +181,14 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
           };
           if (x == it->first && first.size == second.size) {
             if (uniformStore(first) && uniformStore(second) && &first == &second) continue;
+            // Lanes of one warp storing a value that differs only between warps (a vote's
+            // result) store the same value.
+            if (&first == &second && space == Space::Shared && warpOf(p, launch) == warpOf(q, launch) &&
+                first.valueOperand != UINT32_MAX &&
+                (model.divergenceOf(first.instruction, context.module.operands[first.valueOperand]) &
+                 flow::kVariesInWarp) == 0) {
+              continue;
+            }
             if (uniformStore(first) && uniformStore(second) &&
                 model.divergenceOf(first.instruction, context.module.operands[first.valueOperand]) == 0) {
               // Two stores of values that are the same for the whole CTA and known alike.
@@ -189,9 +200,9 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
               }
               if (same) continue;
             }
-            const Access* store = first.writes && !first.atomic && !second.writes ? &first
+            const Access* store = first.writes && !first.atomic && !second.writes    ? &first
                                   : second.writes && !second.atomic && !first.writes ? &second
-                                                                                      : nullptr;
+                                                                                     : nullptr;
             if (store != nullptr && uniformStore(*store)) {
               const Access& load = store == &first ? second : first;
               std::size_t storeIndex = store == &first ? a : b;
@@ -220,17 +231,12 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
 }
 
 std::string describeThread(const flow::ThreadCoordinates& thread, bool withCta) {
-  std::string text = "thread ";
-  if (thread.tid[1] == 0 && thread.tid[2] == 0) {
-    text += std::to_string(thread.tid[0]);
-  } else {
-    text += "(" + std::to_string(thread.tid[0]) + ", " + std::to_string(thread.tid[1]) + ", " +
-            std::to_string(thread.tid[2]) + ")";
-  }
-  if (withCta) {
-    text += " of CTA (" + std::to_string(thread.ctaid[0]) + ", " + std::to_string(thread.ctaid[1]) + ", " +
-            std::to_string(thread.ctaid[2]) + ")";
-  }
+  auto triple = [](const std::array<std::uint32_t, 3>& v) {
+    return concat({"(", std::to_string(v[0]), ", ", std::to_string(v[1]), ", ", std::to_string(v[2]), ")"});
+  };
+  std::string text = thread.tid[1] == 0 && thread.tid[2] == 0 ? concat({"thread ", std::to_string(thread.tid[0])})
+                                                              : concat({"thread ", triple(thread.tid)});
+  if (withCta) text += concat({" of CTA ", triple(thread.ctaid)});
   return text;
 }
 

@@ -22,7 +22,7 @@ enum class Space : std::uint8_t { Shared, Global };
 
 struct Access {
   std::uint32_t instruction = 0;
-  std::uint32_t addressOperand = 0;  // Index into Module::operands.
+  std::uint32_t addressOperand = 0;         // Index into Module::operands.
   std::uint32_t valueOperand = UINT32_MAX;  // A store's data, when it is one register or constant.
   std::uint64_t size = 0;
   bool writes = false;

@@ -60,11 +60,13 @@ void checkCrossCtaGlobalRace(const RuleContext& context) {
       const flow::ThreadCoordinates& peer = w.first->writes ? w.secondThread : w.firstThread;
       if (!reported.insert(store.instruction).second) continue;
       const InstructionSite& site = module.instructions[store.instruction];
-      std::string message = concat({"data race in global memory between CTAs: ", races::describeThread(storer, true),
-                                    " and ", races::describeThread(peer, true), other.writes ? " both store to" : " store to and load from",
-                                    " the same bytes, and no barrier orders threads of different CTAs"});
+      std::string message =
+          concat({"data race in global memory between CTAs: ", races::describeThread(storer, true), " and ",
+                  races::describeThread(peer, true), other.writes ? " both store to" : " store to and load from",
+                  " the same bytes, and no barrier orders threads of different CTAs"});
       std::vector<RelatedInformation> related;
-      if (&store != &other) related.push_back({module.instructions[other.instruction].statement, "the conflicting access"});
+      if (&store != &other)
+        related.push_back({module.instructions[other.instruction].statement, "the conflicting access"});
       context.report("RAC002", Category::Race, site.statement, std::move(message), std::move(related));
       context.out.back().severity = Severity::Warning;
     }

@@ -46,10 +46,10 @@ void checkMixedSizeAccess(const RuleContext& context) {
         if (!reported.insert(here.instruction).second) continue;
         const flow::ThreadCoordinates& mine = side == 0 ? w.firstThread : w.secondThread;
         const flow::ThreadCoordinates& theirs = side == 0 ? w.secondThread : w.firstThread;
-        std::string message = concat({"mixed-size race in shared memory: this ", std::to_string(here.size),
-                                      "-byte access by ", races::describeThread(mine, false), " overlaps part of a ",
-                                      std::to_string(other.size), "-byte access by ",
-                                      races::describeThread(theirs, false), " with no barrier between them"});
+        std::string message =
+            concat({"mixed-size race in shared memory: this ", std::to_string(here.size), "-byte access by ",
+                    races::describeThread(mine, false), " overlaps part of a ", std::to_string(other.size),
+                    "-byte access by ", races::describeThread(theirs, false), " with no barrier between them"});
         context.report("RAC003", Category::Race, module.instructions[here.instruction].statement, std::move(message),
                        {{module.instructions[other.instruction].statement, "the overlapping access"}});
         context.out.back().severity = Severity::Warning;

@@ -64,10 +64,10 @@ void checkSharedMemoryRace(const RuleContext& context) {
         } else {
           if (!lines) lines.emplace(context.text);
           std::uint32_t line = lines->lineOf(otherSite.statement.begin) + 1;
-          message = concat({"data race in shared memory: this ", describe(here), " by ",
-                            races::describeThread(mine, false), " and the ", describe(other), " at line ",
-                            std::to_string(line), " by ", races::describeThread(theirs, false),
-                            " touch the same bytes with no barrier between them"});
+          message =
+              concat({"data race in shared memory: this ", describe(here), " by ", races::describeThread(mine, false),
+                      " and the ", describe(other), " at line ", std::to_string(line), " by ",
+                      races::describeThread(theirs, false), " touch the same bytes with no barrier between them"});
           context.report("RAC001", Category::Race, site.statement, std::move(message),
                          {{otherSite.statement, concat({"the conflicting ", describe(other)})}});
         }

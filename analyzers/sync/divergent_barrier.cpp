@@ -1,11 +1,12 @@
 // SNC001 divergent-barrier
 //
 // What it does: finds a CTA-wide barrier (`bar.sync`, `barrier.sync`, `bar.red`,
-// `barrier.red` without a thread count) that only some threads of the CTA may reach: it lies
-// between a branch whose condition depends on the thread (%tid, %laneid, an atomic's result,
-// a load through a thread-dependent address...) and the point where the branch's paths
-// meet again. The idiom of threads leaving early (`if (i >= n) return;` before the barrier)
-// is not reported: threads that exit reach no barrier again.
+// `barrier.red` without a thread count) that only some threads of the CTA reach: it lies
+// between a branch whose condition depends on the thread and the point where the branch's
+// paths meet again, and two threads of a small block (128 x 8 x 2) are shown to take that
+// branch different ways. The idiom of threads leaving early (`if (i >= n) return;` before
+// the barrier) is not reported: threads that skip the barrier only to exit are not waited
+// for.
 //
 // Why is this bad: a barrier without a thread count waits for every thread of the CTA; the
 // CUDA programming guide allows `__syncthreads()` in conditional code only when the condition
@@ -69,8 +70,6 @@ void checkDivergentBarrier(const RuleContext& context) {
     flow::FunctionFlow& flow = context.flows.flowOfFunction(f);
     flow::ThreadModel& model = context.flows.threadsOfFunction(f);
     const std::vector<flow::BasicBlock>& blocks = flow.blocks();
-    std::vector<bool> hasBarrier(blocks.size(), false);
-    for (std::uint32_t i : barriers) hasBarrier[flow.blockOf(i)] = true;
     // Forward reachability from a block, not through `avoid`.
     auto reachable = [&](std::uint32_t start, std::uint32_t avoid) {
       std::vector<bool> seen(blocks.size(), false);
@@ -94,6 +93,7 @@ void checkDivergentBarrier(const RuleContext& context) {
       }
       for (std::uint32_t b = 0; b < blocks.size() && !culprit; ++b) {
         if ((model.branchDivergence(b) & flow::kVariesInCta) == 0 || blocks[b].successors.size() < 2) continue;
+        if (!model.conditionSplitsThreads(b)) continue;
         std::uint32_t join = model.immediatePostDominator(b);
         if (join == block) continue;
         // Which sides of the branch reach the barrier before the paths meet.
@@ -113,22 +113,31 @@ void checkDivergentBarrier(const RuleContext& context) {
           if (fromBarrier[b]) culprit = blocks[b].end - 1;
           continue;
         }
-        // One side skips the barrier: fine if the threads taking it reach no barrier at all.
-        bool skippersSynchronize = false;
+        // One side skips the barrier: fine only if the threads taking it do nothing but exit
+        // (`if (i >= n) return;`), since a barrier does not wait for exited threads.
+        bool skippersWork = false;
         for (std::size_t k = 0; k < sides.size(); ++k) {
           if (sides[k][block]) continue;
-          std::vector<bool> onward = reachable(blocks[b].successors[k], UINT32_MAX);
-          for (std::uint32_t c = 0; c < blocks.size(); ++c) skippersSynchronize = skippersSynchronize || (onward[c] && hasBarrier[c]);
+          std::vector<bool> onward = reachable(blocks[b].successors[k], b);
+          for (std::uint32_t c = 0; c < blocks.size() && !skippersWork; ++c) {
+            if (!onward[c]) continue;
+            for (std::uint32_t i = blocks[c].first; i < blocks[c].end; ++i) {
+              std::string_view opcode = context.textOf(module.instructions[i].opcode);
+              if (opcode != "bra" && opcode != "ret" && opcode != "exit") skippersWork = true;
+            }
+          }
         }
-        if (skippersSynchronize) culprit = blocks[b].end - 1;
+        if (skippersWork) culprit = blocks[b].end - 1;
       }
       if (!culprit) continue;
       const InstructionSite& branch = module.instructions[*culprit];
-      std::string where = *culprit == barrier ? "its guard depends on the thread"
-                                              : "the branch here depends on the thread, and threads that take the other way do not reach it";
+      std::string where =
+          *culprit == barrier
+              ? "its guard depends on the thread"
+              : "the branch here depends on the thread, and threads that take the other way do not reach it";
       context.warn("SNC001", Category::Sync, site.statement,
-                     concat({"barrier in divergent code: only some threads of the CTA may reach this '",
-                             context.textOf(site.opcode), "': ", where}));
+                   concat({"barrier in divergent code: only some threads of the CTA may reach this '",
+                           context.textOf(site.opcode), "': ", where}));
       context.out.back().related.push_back({branch.statement, "the thread-dependent branch"});
     }
   }

@@ -114,11 +114,15 @@ void checkWarpSyncMask(const RuleContext& context) {
         flow::ThreadCoordinates thread;
         thread.tid = {lane, 0, 0};
         auto executes = model.executes(index, thread, seed, flow::kVariesInCta);
-        if (!executes) known = false;
-        else if (*executes) set |= 1u << lane;
+        if (!executes)
+          known = false;
+        else if (*executes)
+          set |= 1u << lane;
       }
-      if (seed == 0x51ull) executing = set;
-      else if (set != executing) known = false;
+      if (seed == 0x51ull)
+        executing = set;
+      else if (set != executing)
+        known = false;
     }
     if (!known || executing == 0) continue;
     std::uint32_t outside = executing & ~members;
@@ -131,8 +135,8 @@ void checkWarpSyncMask(const RuleContext& context) {
                         context.textOf(site.opcode), "'"});
     } else if (absent != 0 && synchronizingInstructions(context, flow->functionIndex()) > 1) {
       message = concat({"member mask ", hex(members), " names lane", std::popcount(absent) > 1 ? "s " : " ",
-                        laneList(absent), ", which never reach", std::popcount(absent) > 1 ? " " : "es ",
-                        "this '", context.textOf(site.opcode), "' (only lanes ", laneList(executing), " do)"});
+                        laneList(absent), ", which never reach", std::popcount(absent) > 1 ? " " : "es ", "this '",
+                        context.textOf(site.opcode), "' (only lanes ", laneList(executing), " do)"});
     } else {
       continue;
     }

@@ -1,11 +1,12 @@
 // Corpus smoke tests: every PTX file ptxas accepts parses with zero ERROR/MISSING nodes and
-// zero diagnostics; every other file is linted without a crash.
+// zero diagnostics, except the findings tests/corpus/known-defects.json lists as real defects
+// (exactly those, no more and no fewer); every other file is linted without a crash.
 //
 // Sources: ../shared/corpus (external; skipped with a message when absent) and the
 // project's own corpus/ (nvcc output of our CUDA sources, always present).
 #include <catch2/catch.hpp>
-
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "Lint.h"
@@ -17,11 +18,13 @@ namespace fs = std::filesystem;
 namespace {
 
 // Checks one accepted file; returns false (with the diagnostics logged) when it fails.
-bool parsesClean(const fs::path& path) {
+// `expected`: the findings (rule code -> count) the file is known to deserve.
+bool parsesClean(const fs::path& path, const std::map<std::string, int>& expected = {}) {
   std::string text = test::readMaybeCompressed(path);
   LintResult result = lintText(text);
-  bool clean = result.tree.isComplete() && !ts_node_has_error(result.tree.root()) &&
-               result.diagnostics.empty();
+  std::map<std::string, int> found;
+  for (const Diagnostic& diagnostic : result.diagnostics) ++found[diagnostic.rule];
+  bool clean = result.tree.isComplete() && !ts_node_has_error(result.tree.root()) && found == expected;
   if (!clean) {
     UNSCOPED_INFO(path.string() << "\n" << test::describe(text, result.diagnostics));
   }
@@ -38,6 +41,7 @@ TEST_CASE("Every ptxas-accepted file of the shared corpus parses cleanly", "[cor
   }
   auto corpus = *shared / "corpus";
   auto verdicts = nlohmann::json::parse(test::readFile(corpus / "ptxas-verdicts.json"));
+  auto known = nlohmann::json::parse(test::readFile(test::sourceDir() / "tests/corpus/known-defects.json"));
   std::size_t accepted = 0;
   std::size_t failed = 0;
   for (auto& [relative, verdict] : verdicts["files"].items()) {
@@ -48,7 +52,11 @@ TEST_CASE("Every ptxas-accepted file of the shared corpus parses cleanly", "[cor
       continue;
     }
     ++accepted;
-    if (!parsesClean(path)) ++failed;
+    std::map<std::string, int> expected;
+    if (known["files"].contains(relative)) {
+      for (auto& [code, count] : known["files"][relative]["findings"].items()) expected[code] = count.get<int>();
+    }
+    if (!parsesClean(path, expected)) ++failed;
   }
   CHECK(accepted >= 371);
   CHECK(failed == 0);

@@ -1,0 +1,67 @@
+// BlockStates: a forward dataflow over a function's blocks, for the synchronization rules
+// that follow asynchronous operations through the code (SNC004-SNC007). With Paths::Every, a
+// block's entry state is its predecessors' exit state when all of them (that have been
+// reached) agree, and the empty state otherwise, so a fact holds at an instruction only when
+// it holds on every path there. With Paths::Some, it is the state of the predecessor with the
+// most in it (`State::weight`): what one thread's path carries (a copy only thread 0 issued)
+// survives the join with the paths of the threads that skipped it. `visit` then walks each
+// block from its entry state.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "flow/FunctionFlow.h"
+
+namespace ptx::sync {
+
+enum class Paths { Every, Some };
+
+template <typename State>
+void forPathStates(Paths paths, const std::vector<flow::BasicBlock>& blocks,
+                   const std::function<void(std::uint32_t instruction, State& state)>& apply,
+                   const std::function<void(std::uint32_t instruction, const State& before)>& visit) {
+  std::vector<std::optional<State>> entry(blocks.size()), exit(blocks.size());
+  for (int round = 0; round < 8; ++round) {
+    bool changed = false;
+    for (std::uint32_t b = 0; b < blocks.size(); ++b) {
+      std::optional<State> in;
+      if (b == 0) {
+        in = State{};
+      } else {
+        bool agree = true;
+        for (std::uint32_t p : blocks[b].predecessors) {
+          if (!exit[p]) continue;  // Not reached yet (a back edge): no say.
+          if (!in) {
+            in = exit[p];
+          } else if (!(*in == *exit[p])) {
+            agree = false;
+            if (paths == Paths::Some && exit[p]->weight() > in->weight()) in = exit[p];
+          }
+        }
+        if (in && !agree && paths == Paths::Every) in = State{};
+      }
+      if (!in) continue;
+      State state = *in;
+      for (std::uint32_t i = blocks[b].first; i < blocks[b].end; ++i) apply(i, state);
+      if (!(entry[b] == in) || !(exit[b] == state)) {
+        entry[b] = in;
+        exit[b] = state;
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+  for (std::uint32_t b = 0; b < blocks.size(); ++b) {
+    if (!entry[b]) continue;
+    State state = *entry[b];
+    for (std::uint32_t i = blocks[b].first; i < blocks[b].end; ++i) {
+      visit(i, state);
+      apply(i, state);
+    }
+  }
+}
+
+}  // namespace ptx::sync

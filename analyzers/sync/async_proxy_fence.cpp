@@ -1,0 +1,113 @@
+// SNC004 async-proxy-fence
+//
+// What it does: finds a bulk copy out of shared memory (`cp.async.bulk.global.shared::cta`,
+// `cp.async.bulk.tensor` to global, `cp.reduce.async.bulk`) whose source variable was written
+// with ordinary stores (`st.shared`) with no `fence.proxy.async` between the stores and the
+// copy on some path — on every path, in fact: the rule reports only what holds along all of
+// them.
+//
+// Why is this bad: bulk copies read shared memory through the async proxy, and writes made
+// through the generic proxy are not visible to it without a proxy fence (PTX ISA §8.6;
+// CUDA's TMA examples put `fence.proxy.async.shared::cta` after filling the buffer). Without
+// it the copy may send stale bytes to global memory. A barrier alone does not help: it orders
+// threads, not proxies.
+//
+// Example:
+//     st.shared.u32 [buf+%r1], %r2;
+//     bar.sync 0;
+//     cp.async.bulk.global.shared::cta.bulk_group [%rd1], [buf], 256;
+//
+// Use instead:
+//     st.shared.u32 [buf+%r1], %r2;
+//     fence.proxy.async.shared::cta;
+//     bar.sync 0;
+//     cp.async.bulk.global.shared::cta.bulk_group [%rd1], [buf], 256;
+//
+// References: PTX ISA §8.6 (proxies), fence.proxy.async, cp.async.bulk; CUDA C++
+// Programming Guide, TMA (fence before a shared-to-global bulk copy).
+#include <set>
+#include <string>
+
+#include "RuleContext.h"
+#include "alignment/AddressAlignment.h"
+#include "sync/BlockStates.h"
+
+namespace ptx {
+namespace {
+
+// Shared variables written through the generic proxy since the last proxy fence.
+struct Written {
+  std::set<SymbolId> symbols;
+  bool operator==(const Written&) const = default;
+  std::size_t weight() const { return symbols.size(); }
+};
+
+// The shared-memory source operand of a bulk copy that reads shared memory, if this is one.
+std::optional<std::uint32_t> bulkSharedSource(const RuleContext& context, const InstructionSite& site) {
+  std::string_view opcode = context.textOf(site.opcode);
+  if (opcode != "cp" || site.operandCount < 2) return std::nullopt;
+  InstructionView view = viewOf(context, site);
+  if (!view.has(".bulk") || !view.has(".async") || view.has(".commit_group") || view.has(".wait_group") ||
+      view.has(".prefetch")) {
+    return std::nullopt;
+  }
+  // cp.async.bulk.global.shared::cta / cp.reduce.async.bulk.global.shared::cta: [dst], [src]
+  // (tensor: [tensorMap, coords], [src]).
+  bool toGlobal = false, fromShared = false;
+  for (std::size_t k = 0; k + 1 < view.modifiers.size(); ++k) {
+    if (view.modifiers[k] == ".global" && view.modifiers[k + 1].starts_with(".shared")) toGlobal = fromShared = true;
+  }
+  if (!toGlobal || !fromShared) return std::nullopt;
+  return site.firstOperand + 1;
+}
+
+}  // namespace
+
+void checkAsyncProxyFence(const RuleContext& context) {
+  const Module& module = context.module;
+  for (std::size_t f = 0; f < module.functions.size(); ++f) {
+    const FunctionInfo& function = module.functions[f];
+    if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
+    bool any = false;
+    for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
+      any = any || bulkSharedSource(context, module.instructions[i]).has_value();
+    }
+    if (!any) continue;
+    flow::FunctionFlow& flow = context.flows.flowOfFunction(f);
+    auto symbolOf = [&](std::uint32_t i, const InstructionOperand& address) { return flow.addressOf(i, address).base; };
+    sync::forPathStates<Written>(
+        sync::Paths::Every, flow.blocks(),
+        [&](std::uint32_t i, Written& state) {
+          const InstructionSite& site = module.instructions[i];
+          std::string_view opcode = context.textOf(site.opcode);
+          if (site.isCall) {
+            state.symbols.clear();
+            return;
+          }
+          if (opcode == "fence" || opcode == "membar") {
+            InstructionView view = viewOf(context, site);
+            if (view.hasPrefix(".proxy")) state.symbols.clear();
+            return;
+          }
+          if (opcode == "st" && site.operandCount >= 2) {
+            InstructionView view = viewOf(context, site);
+            if (view.has(".shared") || view.has(".shared::cta")) {
+              SymbolId symbol = symbolOf(i, module.operands[site.firstOperand]);
+              if (symbol != kNoSymbol) state.symbols.insert(symbol);
+            }
+          }
+        },
+        [&](std::uint32_t i, const Written& before) {
+          auto source = bulkSharedSource(context, module.instructions[i]);
+          if (!source || before.symbols.empty()) return;
+          SymbolId symbol = symbolOf(i, module.operands[*source]);
+          if (symbol == kNoSymbol || !before.symbols.contains(symbol)) return;
+          context.warn("SNC004", Category::Sync, module.instructions[i].statement,
+                       concat({"this bulk copy reads '", module.symbols[symbol].name,
+                               "' through the async proxy, but ordinary stores wrote it with no fence.proxy.async "
+                               "since: the copy may send stale bytes"}));
+        });
+  }
+}
+
+}  // namespace ptx

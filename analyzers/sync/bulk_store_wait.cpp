@@ -1,0 +1,147 @@
+// SNC007 bulk-store-wait
+//
+// What it does: follows bulk copies out of shared memory (`cp.async.bulk.global.shared::cta`
+// and the tensor and reduce forms) through `cp.async.bulk.commit_group` and
+// `cp.async.bulk.wait_group[.read] N`, and reports an ordinary store into a copy's source
+// variable while the copy may still be reading it, and a copy still pending when the thread
+// exits, on some path (the copy is usually issued by one thread, which the others' paths
+// skip).
+//
+// Why is this bad: a bulk copy reads its shared-memory source asynchronously, until
+// `cp.async.bulk.wait_group.read` says the reads are done. Overwriting the buffer earlier
+// changes what the copy sends; exiting earlier ends the CTA whose shared memory the copy is
+// still reading, and the transfer is undefined.
+//
+// Example:
+//     cp.async.bulk.global.shared::cta.bulk_group [%rd1], [buf], 256;
+//     cp.async.bulk.commit_group;
+//     st.shared.u32 [buf], %r1;
+//
+// Use instead:
+//     cp.async.bulk.global.shared::cta.bulk_group [%rd1], [buf], 256;
+//     cp.async.bulk.commit_group;
+//     cp.async.bulk.wait_group.read 0;
+//     st.shared.u32 [buf], %r1;
+//
+// References: PTX ISA cp.async.bulk, cp.async.bulk.commit_group, cp.async.bulk.wait_group
+// (.read: the source may be reused once it returns); §8.9.1.1.
+#include <string>
+#include <vector>
+
+#include "RuleContext.h"
+#include "alignment/AddressAlignment.h"
+#include "sync/BlockStates.h"
+
+namespace ptx {
+namespace {
+
+struct InFlight {
+  std::vector<std::uint32_t> open;                 // Bulk copies not yet committed.
+  std::vector<std::vector<std::uint32_t>> groups;  // Committed, oldest first.
+  bool operator==(const InFlight&) const = default;
+  std::size_t weight() const {
+    std::size_t n = open.size();
+    for (const auto& group : groups) n += group.size();
+    return n;
+  }
+};
+
+enum class BulkStep { None, Copy, Commit, Wait };
+
+BulkStep stepOf(const RuleContext& context, const InstructionSite& site) {
+  if (context.textOf(site.opcode) != "cp") return BulkStep::None;
+  InstructionView view = viewOf(context, site);
+  if (!view.has(".bulk") || !view.has(".async")) return BulkStep::None;
+  if (view.has(".commit_group")) return BulkStep::Commit;
+  if (view.has(".wait_group")) return BulkStep::Wait;
+  if (!view.has(".bulk_group")) return BulkStep::None;  // Completes through an mbarrier instead.
+  for (std::size_t k = 0; k + 1 < view.modifiers.size(); ++k) {
+    if (view.modifiers[k] == ".global" && view.modifiers[k + 1].starts_with(".shared")) return BulkStep::Copy;
+  }
+  return BulkStep::None;
+}
+
+}  // namespace
+
+void checkBulkStoreWait(const RuleContext& context) {
+  const Module& module = context.module;
+  for (std::size_t f = 0; f < module.functions.size(); ++f) {
+    const FunctionInfo& function = module.functions[f];
+    if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
+    bool any = false;
+    for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
+      any = any || stepOf(context, module.instructions[i]) == BulkStep::Copy;
+    }
+    if (!any) continue;
+    flow::FunctionFlow& flow = context.flows.flowOfFunction(f);
+    std::vector<bool> reported(function.instructionCount, false);
+    auto report = [&](std::uint32_t at, std::string message, std::uint32_t copy) {
+      if (reported[at - function.firstInstruction]) return;
+      reported[at - function.firstInstruction] = true;
+      context.warn("SNC007", Category::Sync, module.instructions[at].statement, std::move(message));
+      if (copy != at) context.out.back().related.push_back({module.instructions[copy].statement, "the bulk copy"});
+    };
+    sync::forPathStates<InFlight>(
+        sync::Paths::Some, flow.blocks(),
+        [&](std::uint32_t i, InFlight& state) {
+          const InstructionSite& site = module.instructions[i];
+          switch (stepOf(context, site)) {
+            case BulkStep::Copy:
+              state.open.push_back(i);
+              break;
+            case BulkStep::Commit:
+              if (!state.open.empty()) state.groups.push_back(std::move(state.open));
+              state.open.clear();
+              break;
+            case BulkStep::Wait: {
+              auto keep = site.operandCount > 0 ? flow.valueOf(i, module.operands[site.firstOperand]).constantValue()
+                                                : std::nullopt;
+              if (!keep) {
+                state = InFlight{};
+              } else if (state.groups.size() > *keep) {
+                state.groups.erase(state.groups.begin(), state.groups.end() - static_cast<std::ptrdiff_t>(*keep));
+              }
+              break;
+            }
+            case BulkStep::None:
+              if (site.isCall) state = InFlight{};
+              break;
+          }
+        },
+        [&](std::uint32_t i, const InFlight& before) {
+          if (before.open.empty() && before.groups.empty()) return;
+          const InstructionSite& site = module.instructions[i];
+          std::string_view opcode = context.textOf(site.opcode);
+          std::vector<std::uint32_t> pending = before.open;
+          for (const auto& group : before.groups) pending.insert(pending.end(), group.begin(), group.end());
+          if ((opcode == "ret" || opcode == "exit") && !site.isGuarded() && function.symbol < module.symbols.size() &&
+              module.symbols[function.symbol].isEntry) {
+            for (std::uint32_t copy : pending) {
+              report(copy,
+                     "the kernel can exit while this bulk copy still reads shared memory: no "
+                     "cp.async.bulk.wait_group.read covers it before the exit",
+                     copy);
+            }
+            return;
+          }
+          if (opcode != "st" || site.operandCount < 2) return;
+          InstructionView view = viewOf(context, site);
+          if (!view.has(".shared") && !view.has(".shared::cta")) return;
+          SymbolId written = flow.addressOf(i, module.operands[site.firstOperand]).base;
+          if (written == kNoSymbol) return;
+          for (std::uint32_t copy : pending) {
+            const InstructionSite& copySite = module.instructions[copy];
+            SymbolId source = flow.addressOf(copy, module.operands[copySite.firstOperand + 1]).base;
+            if (source != written) continue;
+            report(i,
+                   concat({"this store overwrites '", module.symbols[written].name,
+                           "' while a bulk copy may still be reading it: no cp.async.bulk.wait_group.read covers "
+                           "the copy first"}),
+                   copy);
+            break;
+          }
+        });
+  }
+}
+
+}  // namespace ptx
