@@ -96,6 +96,7 @@ constexpr RuleCheck kRuleChecks[] = {
     checkRedFenceAcquire,
     checkAsyncProxyFence,
     checkBulkStoreWait,
+    checkMbarrierInitVisibility,
 };
 
 // The rules that read the dataflow layer (context.flows). They share one FlowCache, so a
@@ -123,6 +124,7 @@ constexpr RuleCheck kDataflowChecks[] = {
     checkRedFenceAcquire,
     checkAsyncProxyFence,
     checkBulkStoreWait,
+    checkMbarrierInitVisibility,
 };
 
 // Rules that run only when a setting turns them on (a RuleSetting with enabled = true): their
@@ -136,11 +138,17 @@ constexpr OptInRule kOptInRules[] = {{checkOccupancyCliff, "PRF002"}};
 
 // Rules whose check reports one code and costs enough to skip when that code is turned off
 // (the thread-model rules); the others run and their findings are filtered.
-constexpr OptInRule kSkippableRules[] = {{checkSharedMemoryRace, "RAC001"}, {checkCrossCtaGlobalRace, "RAC002"},
-                                         {checkMixedSizeAccess, "RAC003"},  {checkDivergentBarrier, "SNC001"},
-                                         {checkWarpSyncMask, "SNC002"},     {checkShuffleWidth, "SNC003"},
-                                         {checkAsyncProxyFence, "SNC004"},  {checkAsyncCopyReadBeforeWait, "SNC006"},
-                                         {checkBulkStoreWait, "SNC007"},    {checkWeakSpinLoop, "SNC010"},
+constexpr OptInRule kSkippableRules[] = {{checkSharedMemoryRace, "RAC001"},
+                                         {checkCrossCtaGlobalRace, "RAC002"},
+                                         {checkMixedSizeAccess, "RAC003"},
+                                         {checkDivergentBarrier, "SNC001"},
+                                         {checkWarpSyncMask, "SNC002"},
+                                         {checkShuffleWidth, "SNC003"},
+                                         {checkAsyncProxyFence, "SNC004"},
+                                         {checkMbarrierInitVisibility, "SNC005"},
+                                         {checkAsyncCopyReadBeforeWait, "SNC006"},
+                                         {checkBulkStoreWait, "SNC007"},
+                                         {checkWeakSpinLoop, "SNC010"},
                                          {checkRedFenceAcquire, "SNC012"}};
 
 bool ruleRuns(RuleCheck check, const LintOptions& options) {

@@ -132,6 +132,7 @@ void checkWeakSpinLoop(const RuleContext& context);
 void checkRedFenceAcquire(const RuleContext& context);
 void checkAsyncProxyFence(const RuleContext& context);
 void checkBulkStoreWait(const RuleContext& context);
+void checkMbarrierInitVisibility(const RuleContext& context);
 void checkConstantOffsetOutOfBounds(const RuleContext& context);
 void checkCallSequenceInterrupted(const RuleContext& context);
 void checkPredicatedParameterTransfer(const RuleContext& context);

@@ -1,0 +1,156 @@
+// SNC005 mbarrier-init-visibility
+//
+// What it does: follows each `mbarrier.init` to the uses of the same barrier object and
+// reports, on some path:
+// - another mbarrier operation on it (`arrive`, `expect_tx`, `test_wait`, `try_wait`...)
+//   with no CTA barrier (`bar.sync`, `barrier.sync`, `barrier.cluster.wait`) since the init,
+//   when the init runs under a thread-dependent condition (one thread initialises, all use);
+// - an asynchronous copy that completes on it (`cp.async.bulk ... .mbarrier::complete_tx`)
+//   with no `fence.mbarrier_init` or `fence.proxy.async` since the init.
+//
+// Why is this bad: an mbarrier is an object in shared memory; the other threads see its
+// initialised state only once a barrier orders them after the initialising thread, and the
+// asynchronous proxy (TMA, bulk copies) only after a fence that releases the initialisation to
+// it. Arriving on, or completing transactions on, an uninitialised barrier corrupts its phase:
+// waits return early or never (compute-sanitizer's synccheck reports "Missing init" for the
+// first case on an H100).
+//
+// Example:
+//     @%p0 mbarrier.init.shared::cta.b64 [bar], 64;     // thread 0
+//     mbarrier.arrive.shared::cta.b64 %rd1, [bar];      // every thread
+//
+// Use instead:
+//     @%p0 mbarrier.init.shared::cta.b64 [bar], 64;
+//     fence.mbarrier_init.release.cluster;
+//     bar.sync 0;
+//     mbarrier.arrive.shared::cta.b64 %rd1, [bar];
+//
+// References: PTX ISA mbarrier.init, fence.mbarrier_init, fence.proxy.async, §8.6 (proxies);
+// CUDA C++ Programming Guide, asynchronous barriers and TMA.
+#include <set>
+#include <string>
+
+#include "RuleContext.h"
+#include "alignment/AddressAlignment.h"
+#include "flow/ThreadModel.h"
+#include "sync/BlockStates.h"
+
+namespace ptx {
+namespace {
+
+struct Initialized {
+  std::set<SymbolId> unsynchronized;  // Not yet ordered before other threads by a barrier.
+  std::set<SymbolId> unfenced;        // Not yet released to the async proxy.
+  bool operator==(const Initialized&) const = default;
+  std::size_t weight() const { return unsynchronized.size() + unfenced.size(); }
+};
+
+// The mbarrier object an instruction operates on or completes: its address operand.
+std::optional<std::uint32_t> barrierOperand(const RuleContext& context, const InstructionSite& site,
+                                            bool& completesAsync, bool& initializes) {
+  std::string_view opcode = context.textOf(site.opcode);
+  completesAsync = initializes = false;
+  InstructionView view = viewOf(context, site);
+  if (opcode == "mbarrier") {
+    initializes = view.has(".init");
+    if (view.has(".inval")) return std::nullopt;
+    for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
+      if (context.module.operands[o].shape == OperandShape::Address) return o;
+    }
+    return std::nullopt;
+  }
+  if (opcode == "cp" && view.has(".bulk")) {
+    for (std::string_view modifier : view.modifiers) {
+      if (modifier.starts_with(".mbarrier")) completesAsync = true;
+    }
+    if (!completesAsync || site.operandCount == 0) return std::nullopt;
+    const InstructionOperand& last = context.module.operands[site.firstOperand + site.operandCount - 1];
+    if (last.shape == OperandShape::Address) return site.firstOperand + site.operandCount - 1;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void checkMbarrierInitVisibility(const RuleContext& context) {
+  const Module& module = context.module;
+  for (std::size_t f = 0; f < module.functions.size(); ++f) {
+    const FunctionInfo& function = module.functions[f];
+    if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
+    bool anyInit = false;
+    for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
+      const InstructionSite& site = module.instructions[i];
+      if (context.textOf(site.opcode) == "mbarrier" && viewOf(context, site).has(".init")) anyInit = true;
+    }
+    if (!anyInit) continue;
+    flow::FunctionFlow& flow = context.flows.flowOfFunction(f);
+    flow::ThreadModel& model = context.flows.threadsOfFunction(f);
+    // Whether an instruction runs for only some threads: guarded, or in a block under a
+    // thread-dependent branch (one thread initialises the barrier for all).
+    auto forSomeThreads = [&](std::uint32_t i) {
+      const InstructionSite& site = module.instructions[i];
+      if (auto guard = flow.guardRegisterOf(site)) {
+        if (model.divergenceOf(i, *guard) & flow::kVariesInCta) return true;
+      }
+      flow::ThreadCoordinates first, second;
+      second.tid = {1, 0, 0};
+      auto a = model.executes(i, first, 0x77, flow::kVariesInCta);
+      auto b = model.executes(i, second, 0x77, flow::kVariesInCta);
+      return a && b && *a != *b;
+    };
+    std::vector<bool> reported(function.instructionCount, false);
+    sync::forPathStates<Initialized>(
+        sync::Paths::Some, flow.blocks(),
+        [&](std::uint32_t i, Initialized& state) {
+          const InstructionSite& site = module.instructions[i];
+          std::string_view opcode = context.textOf(site.opcode);
+          if (site.isCall) {
+            state = Initialized{};
+            return;
+          }
+          if (opcode == "bar" || opcode == "barrier") {
+            InstructionView view = viewOf(context, site);
+            if (!view.has(".warp") && !view.has(".arrive")) state.unsynchronized.clear();
+            if (view.has(".cluster") && view.has(".arrive")) return;
+            return;
+          }
+          if (opcode == "fence") {
+            InstructionView view = viewOf(context, site);
+            if (view.has(".mbarrier_init") || view.hasPrefix(".proxy")) state.unfenced.clear();
+            return;
+          }
+          bool completesAsync = false, initializes = false;
+          auto operand = barrierOperand(context, site, completesAsync, initializes);
+          if (!operand || !initializes) return;
+          SymbolId symbol = flow.addressOf(i, module.operands[*operand]).base;
+          if (symbol == kNoSymbol) return;
+          if (forSomeThreads(i)) state.unsynchronized.insert(symbol);
+          state.unfenced.insert(symbol);
+        },
+        [&](std::uint32_t i, const Initialized& before) {
+          if (before.unsynchronized.empty() && before.unfenced.empty()) return;
+          const InstructionSite& site = module.instructions[i];
+          bool completesAsync = false, initializes = false;
+          auto operand = barrierOperand(context, site, completesAsync, initializes);
+          if (!operand || initializes || reported[i - function.firstInstruction]) return;
+          SymbolId symbol = flow.addressOf(i, module.operands[*operand]).base;
+          if (symbol == kNoSymbol) return;
+          std::string name = module.symbols[symbol].name;
+          if (completesAsync && before.unfenced.contains(symbol)) {
+            reported[i - function.firstInstruction] = true;
+            context.warn("SNC005", Category::Sync, site.statement,
+                         concat({"this asynchronous copy completes on '", name,
+                                 "', whose initialisation no fence.mbarrier_init or fence.proxy.async has made "
+                                 "visible to the async proxy"}));
+          } else if (!completesAsync && before.unsynchronized.contains(symbol) && !forSomeThreads(i)) {
+            reported[i - function.firstInstruction] = true;
+            context.warn("SNC005", Category::Sync, site.statement,
+                         concat({"other threads use '", name,
+                                 "' here, but only some threads initialised it and no barrier since orders them "
+                                 "after the initialisation"}));
+          }
+        });
+  }
+}
+
+}  // namespace ptx
