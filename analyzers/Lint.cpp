@@ -97,6 +97,7 @@ constexpr RuleCheck kRuleChecks[] = {
     checkAsyncProxyFence,
     checkBulkStoreWait,
     checkMbarrierInitVisibility,
+    checkWgmmaAccumulatorAccess,
 };
 
 // The rules that read the dataflow layer (context.flows). They share one FlowCache, so a
@@ -125,6 +126,7 @@ constexpr RuleCheck kDataflowChecks[] = {
     checkAsyncProxyFence,
     checkBulkStoreWait,
     checkMbarrierInitVisibility,
+    checkWgmmaAccumulatorAccess,
 };
 
 // Rules that run only when a setting turns them on (a RuleSetting with enabled = true): their
@@ -148,6 +150,7 @@ constexpr OptInRule kSkippableRules[] = {{checkSharedMemoryRace, "RAC001"},
                                          {checkMbarrierInitVisibility, "SNC005"},
                                          {checkAsyncCopyReadBeforeWait, "SNC006"},
                                          {checkBulkStoreWait, "SNC007"},
+                                         {checkWgmmaAccumulatorAccess, "SNC008"},
                                          {checkWeakSpinLoop, "SNC010"},
                                          {checkRedFenceAcquire, "SNC012"}};
 

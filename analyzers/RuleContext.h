@@ -133,6 +133,7 @@ void checkRedFenceAcquire(const RuleContext& context);
 void checkAsyncProxyFence(const RuleContext& context);
 void checkBulkStoreWait(const RuleContext& context);
 void checkMbarrierInitVisibility(const RuleContext& context);
+void checkWgmmaAccumulatorAccess(const RuleContext& context);
 void checkConstantOffsetOutOfBounds(const RuleContext& context);
 void checkCallSequenceInterrupted(const RuleContext& context);
 void checkPredicatedParameterTransfer(const RuleContext& context);

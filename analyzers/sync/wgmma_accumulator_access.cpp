@@ -1,0 +1,148 @@
+// SNC008 wgmma-accumulator-access
+//
+// What it does: follows `wgmma.mma_async` through `wgmma.commit_group` and
+// `wgmma.wait_group N` on every path, and reports an instruction other than another
+// `wgmma.mma_async` (which may chain on the same accumulators) that reads or writes an
+// accumulator register of a warpgroup MMA still in flight.
+//
+// Why is this bad: `wgmma.mma_async` reads and writes its accumulator registers
+// asynchronously, until a `wgmma.wait_group` covers its group. Touching those registers before
+// (reading a partial result, or writing them while the MMA still accumulates into them) is
+// undefined: the PTX ISA requires the wait first, and `wgmma.fence` before the registers are
+// handed to the next MMA.
+//
+// Example:
+//     wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, 1, 1, 1, 0, 0;
+//     wgmma.commit_group.sync.aligned;
+//     add.f32 %f5, %f1, %f2;
+//
+// Use instead:
+//     wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, 1, 1, 1, 0, 0;
+//     wgmma.commit_group.sync.aligned;
+//     wgmma.wait_group.sync.aligned 0;
+//     add.f32 %f5, %f1, %f2;
+//
+// References: PTX ISA wgmma.mma_async (accumulator registers are accessed asynchronously),
+// wgmma.fence, wgmma.commit_group, wgmma.wait_group; §8.9.1.1.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "RuleContext.h"
+#include "alignment/AddressAlignment.h"
+#include "sync/BlockStates.h"
+
+namespace ptx {
+namespace {
+
+struct Accumulators {
+  std::vector<flow::RegisterKey> open;                 // Of MMAs not yet committed.
+  std::vector<std::vector<flow::RegisterKey>> groups;  // Committed, oldest first.
+  bool operator==(const Accumulators&) const = default;
+  std::size_t weight() const {
+    std::size_t n = open.size();
+    for (const auto& group : groups) n += group.size();
+    return n;
+  }
+  bool holds(const flow::RegisterKey& key) const {
+    if (std::find(open.begin(), open.end(), key) != open.end()) return true;
+    for (const auto& group : groups) {
+      if (std::find(group.begin(), group.end(), key) != group.end()) return true;
+    }
+    return false;
+  }
+};
+
+enum class WgmmaStep { None, Mma, Commit, Wait, Other };
+
+WgmmaStep stepOf(const RuleContext& context, const InstructionSite& site) {
+  if (context.textOf(site.opcode) != "wgmma") return WgmmaStep::None;
+  InstructionView view = viewOf(context, site);
+  if (view.has(".mma_async")) return WgmmaStep::Mma;
+  if (view.has(".commit_group")) return WgmmaStep::Commit;
+  if (view.has(".wait_group")) return WgmmaStep::Wait;
+  return WgmmaStep::Other;  // wgmma.fence
+}
+
+}  // namespace
+
+void checkWgmmaAccumulatorAccess(const RuleContext& context) {
+  const Module& module = context.module;
+  for (std::size_t f = 0; f < module.functions.size(); ++f) {
+    const FunctionInfo& function = module.functions[f];
+    if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
+    bool any = false;
+    for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
+      any = any || stepOf(context, module.instructions[i]) == WgmmaStep::Mma;
+    }
+    if (!any) continue;
+    flow::FunctionFlow& flow = context.flows.flowOfFunction(f);
+    // The registers an operand names (itself, or a vector's elements).
+    auto registersOf = [&](const InstructionOperand& operand) {
+      std::vector<flow::RegisterKey> keys;
+      if (operand.shape == OperandShape::Vector) {
+        for (std::uint32_t e = 0; e < operand.elementCount; ++e) {
+          if (auto key = flow.registerOf(module.operands[operand.firstElement + e])) keys.push_back(*key);
+        }
+      } else if (auto key = flow.registerOf(operand)) {
+        keys.push_back(*key);
+      }
+      return keys;
+    };
+    std::vector<bool> reported(function.instructionCount, false);
+    sync::forPathStates<Accumulators>(
+        sync::Paths::Every, flow.blocks(),
+        [&](std::uint32_t i, Accumulators& state) {
+          const InstructionSite& site = module.instructions[i];
+          switch (stepOf(context, site)) {
+            case WgmmaStep::Mma:
+              if (site.operandCount > 0) {
+                for (const auto& key : registersOf(module.operands[site.firstOperand])) {
+                  if (!state.holds(key)) state.open.push_back(key);
+                }
+              }
+              break;
+            case WgmmaStep::Commit:
+              if (!state.open.empty()) state.groups.push_back(std::move(state.open));
+              state.open.clear();
+              break;
+            case WgmmaStep::Wait: {
+              auto keep = site.operandCount > 0 ? flow.valueOf(i, module.operands[site.firstOperand]).constantValue()
+                                                : std::nullopt;
+              if (!keep) {
+                state = Accumulators{};
+              } else if (state.groups.size() > *keep) {
+                state.groups.erase(state.groups.begin(), state.groups.end() - static_cast<std::ptrdiff_t>(*keep));
+              }
+              break;
+            }
+            case WgmmaStep::Other:
+              break;
+            case WgmmaStep::None:
+              if (site.isCall) state = Accumulators{};
+              break;
+          }
+        },
+        [&](std::uint32_t i, const Accumulators& before) {
+          if (before.weight() == 0 || reported[i - function.firstInstruction]) return;
+          const InstructionSite& site = module.instructions[i];
+          if (stepOf(context, site) != WgmmaStep::None || site.inDamagedCode) return;
+          for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
+            for (const auto& key : registersOf(module.operands[o])) {
+              if (!before.holds(key)) continue;
+              reported[i - function.firstInstruction] = true;
+              context.warn(
+                  "SNC008", Category::Sync, site.statement,
+                  concat({"this instruction uses '", module.symbols[key.symbol].name,
+                          key.index > 0 || module.symbols[key.symbol].rangeCount > 0 ? std::to_string(key.index)
+                                                                                     : std::string(),
+                          "', an accumulator of a wgmma.mma_async still in flight: no wgmma.wait_group "
+                          "covers it yet"}));
+              return;
+            }
+          }
+        });
+  }
+}
+
+}  // namespace ptx
