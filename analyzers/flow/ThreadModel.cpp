@@ -882,6 +882,54 @@ std::optional<std::uint64_t> ThreadModel::evaluateDefinition(std::uint32_t defin
   return finish(std::nullopt);
 }
 
+std::vector<std::vector<std::uint32_t>> ThreadModel::barrierIntervals(const std::vector<std::uint32_t>& instructions,
+                                                                      BarrierKind kind) {
+  const std::vector<BasicBlock>& blocks = flow_.blocks();
+  const FunctionInfo& function = module_.functions[flow_.functionIndex()];
+  std::uint32_t end = function.firstInstruction + function.instructionCount;
+  if (barrierKinds_.empty()) {
+    barrierKinds_.resize(function.instructionCount);
+    for (std::uint32_t i = first_; i < end; ++i) barrierKinds_[i - first_] = barrierKindOf(i);
+  }
+  auto stops = [&](std::uint32_t instruction) {
+    BarrierKind barrier = barrierKinds_[instruction - first_];
+    return barrier != BarrierKind::None && (kind == BarrierKind::Warp || barrier == BarrierKind::Cta);
+  };
+  constexpr std::uint32_t kNoSlot = UINT32_MAX;
+  std::vector<std::uint32_t> slot(function.instructionCount, kNoSlot);
+  for (std::size_t k = 0; k < instructions.size(); ++k) slot[instructions[k] - first_] = static_cast<std::uint32_t>(k);
+  std::vector<std::vector<std::uint32_t>> intervals(instructions.size());
+  std::vector<std::uint32_t> starts{first_};
+  for (std::uint32_t i = first_; i < end; ++i) {
+    if (stops(i) && i + 1 < end) starts.push_back(i + 1);
+  }
+  std::vector<std::uint32_t> seen(blocks.size(), UINT32_MAX);
+  for (std::uint32_t interval = 0; interval < starts.size(); ++interval) {
+    // Walk from the start to the end of its block, then through successors, up to barriers.
+    auto walk = [&](std::uint32_t from, std::uint32_t blockEnd) {
+      for (std::uint32_t i = from; i < blockEnd; ++i) {
+        if (std::uint32_t k = slot[i - first_]; k != kNoSlot) {
+          auto& list = intervals[k];
+          if (list.empty() || list.back() != interval) list.push_back(interval);
+        }
+        if (stops(i)) return false;
+      }
+      return true;
+    };
+    std::uint32_t startBlock = flow_.blockOf(starts[interval]);
+    std::vector<std::uint32_t> pending;
+    if (walk(starts[interval], blocks[startBlock].end)) pushFeasibleSuccessors(startBlock, pending);
+    while (!pending.empty()) {
+      std::uint32_t b = pending.back();
+      pending.pop_back();
+      if (seen[b] == interval) continue;
+      seen[b] = interval;
+      if (walk(blocks[b].first, blocks[b].end)) pushFeasibleSuccessors(b, pending);
+    }
+  }
+  return intervals;
+}
+
 bool ThreadModel::reachableWithout(std::uint32_t from, std::uint32_t to, BarrierKind kind) {
   const std::vector<BasicBlock>& blocks = flow_.blocks();
   auto stops = [&](std::uint32_t instruction) {

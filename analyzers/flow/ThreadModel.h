@@ -89,6 +89,13 @@ class ThreadModel {
   // `kind` or stronger between them, on some path (BarrierKind::None: on any path).
   bool reachableWithout(std::uint32_t from, std::uint32_t to, BarrierKind kind);
   BarrierKind barrierKindOf(std::uint32_t instruction) const;
+  // For each of `instructions`, the barrier intervals it lies in: the intervals start at the
+  // function's entry and after every barrier of `kind` or stronger, and an instruction lies in
+  // each one that reaches it with no such barrier between. Two instructions that share an
+  // interval can run at the same time in different threads (the two sides of an if/else
+  // included). Returns one sorted list of interval numbers per instruction.
+  std::vector<std::vector<std::uint32_t>> barrierIntervals(const std::vector<std::uint32_t>& instructions,
+                                                           BarrierKind kind);
 
   // Whether the function reads %ctaid, %nctaid or %cluster_ctarank (is written for a grid of
   // several CTAs).
@@ -153,6 +160,7 @@ class ThreadModel {
   std::uint32_t stamp_ = 1;
   bool firstIteration_ = false;      // Loop-carried values read as their value on entry.
   std::vector<Shape> shapes_;        // Per instruction of the function.
+  std::vector<BarrierKind> barrierKinds_;  // Per instruction, built on first use.
   std::vector<std::int8_t> splits_;  // Per block: conditionSplitsThreads, -1 until asked.
   std::unordered_map<std::uint64_t, std::pair<RegisterKey, std::vector<std::uint32_t>>> reaching_;
   ThreadCoordinates memoThread_{};

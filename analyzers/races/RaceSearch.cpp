@@ -116,6 +116,14 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
       }
     }
   }
+  // The barrier intervals each access lies in, for CTA barriers and for any barrier.
+  std::vector<std::vector<std::uint32_t>> ctaIntervals, warpIntervals;
+  if (space == Space::Shared) {
+    std::vector<std::uint32_t> instructions;
+    for (const Access& access : accesses) instructions.push_back(access.instruction);
+    ctaIntervals = model.barrierIntervals(instructions, flow::BarrierKind::Cta);
+    warpIntervals = model.barrierIntervals(instructions, flow::BarrierKind::Warp);
+  }
   for (std::size_t a = 0; a < accesses.size(); ++a) {
     if (!tables[a].known) continue;
     for (std::size_t b = a; b < accesses.size(); ++b) {
@@ -135,12 +143,16 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
       // different CTAs are never ordered by a CTA's barriers.
       bool differentWarpsOnly = false;
       if (space == Space::Shared && a != b) {
-        auto concurrent = [&](flow::BarrierKind kind) {
-          return model.reachableWithout(first.instruction, second.instruction, kind) ||
-                 model.reachableWithout(second.instruction, first.instruction, kind);
+        auto share = [](const std::vector<std::uint32_t>& x, const std::vector<std::uint32_t>& y) {
+          std::size_t i = 0, j = 0;
+          while (i < x.size() && j < y.size()) {
+            if (x[i] == y[j]) return true;
+            (x[i] < y[j] ? i : j)++;
+          }
+          return false;
         };
-        if (!concurrent(flow::BarrierKind::Cta)) continue;
-        differentWarpsOnly = !concurrent(flow::BarrierKind::Warp);
+        if (!share(ctaIntervals[a], ctaIntervals[b])) continue;
+        differentWarpsOnly = !share(warpIntervals[a], warpIntervals[b]);
       }
       // Sorted (address, thread) of the second access under the first seed.
       std::vector<std::pair<std::uint64_t, std::uint32_t>> sorted;
