@@ -396,7 +396,7 @@ void ThreadModel::computeDivergence() {
   }
 }
 
-bool ThreadModel::dominates_(std::uint32_t a, std::uint32_t b) const {
+bool ThreadModel::dominates(std::uint32_t a, std::uint32_t b) const {
   for (int hops = 0; hops < 1 << 16; ++hops) {
     if (b == a) return true;
     if (b >= dominator_.size() || dominator_[b] == b || dominator_[b] == UINT32_MAX) return false;
@@ -414,10 +414,6 @@ bool ThreadModel::dominates_(std::uint32_t a, std::uint32_t b) const {
 // barrier rule reports only branches shown to split.
 bool ThreadModel::conditionSplitsThreads(std::uint32_t block) {
   if (splits_[block] >= 0) return splits_[block] == 1;
-  if (memoStamp_.size() != flow_.definitions().size()) {
-    memoStamp_.assign(flow_.definitions().size(), 0);
-    memo_.assign(flow_.definitions().size(), std::nullopt);
-  }
   firstIteration_ = true;
   ++stamp_;
   // The threads of the smallest blocks kernels are written for: 128 along x, 8 along y, 2
@@ -621,8 +617,8 @@ std::optional<std::uint64_t> ThreadModel::evaluateRegister(std::uint32_t instruc
     for (std::uint32_t d : reaching) {
       std::uint32_t defInstruction = flow_.definitions()[d].instruction;
       std::uint32_t defBlock = flow_.blockOf(defInstruction);
-      bool dominates = defBlock == readBlock ? defInstruction < instruction : dominates_(defBlock, readBlock);
-      if (dominates) {
+      bool reachesFromBefore = defBlock == readBlock ? defInstruction < instruction : dominates(defBlock, readBlock);
+      if (reachesFromBefore) {
         if (entry) return std::nullopt;
         entry = d;
       }
@@ -631,22 +627,8 @@ std::optional<std::uint64_t> ThreadModel::evaluateRegister(std::uint32_t instruc
     return std::nullopt;
   }
   if (reaching.size() >= 2) return std::nullopt;
-  // A parameter of a .func, or a value chosen among several definitions (a loop counter): the
-  // same for every thread unless the divergence analysis says otherwise.
-  InstructionOperand operand;
-  operand.shape = OperandShape::Register;
-  std::uint8_t divergence = 0;
-  for (std::uint32_t d : reaching) divergence |= definitionDivergence_[d];
-  std::uint32_t readBlock = flow_.blockOf(instruction);
-  for (std::uint32_t d : reaching) {
-    std::uint32_t defBlock = flow_.blockOf(flow_.definitions()[d].instruction);
-    divergence |= static_cast<std::uint8_t>(blockDivergence_[defBlock] & ~blockDivergence_[readBlock]);
-  }
-  if ((divergence & kVariesInCta) != 0) return std::nullopt;
-  if ((divergence & kVariesAcrossCtas) != 0) return std::nullopt;
-  std::uint64_t identity =
-      (std::uint64_t{reg.symbol} << 32) ^ reg.index ^ (reaching.empty() ? 0 : mix(reaching[0] + 1));
-  return uniformValue(identity, seed);
+  // No definition reaches it: a parameter of a .func, the same for every thread.
+  return uniformValue((std::uint64_t{reg.symbol} << 32) ^ reg.index, seed);
 }
 
 const ThreadModel::Shape& ThreadModel::shapeOf(std::uint32_t instruction) {
@@ -690,7 +672,6 @@ std::optional<std::uint64_t> ThreadModel::evaluateDefinition(std::uint32_t defin
   if (memoStamp_[definition] == stamp_) return memo_[definition];
   const Definition& def = flow_.definitions()[definition];
   const InstructionSite& site = module_.instructions[def.instruction];
-  std::optional<std::uint64_t> result;
   auto finish = [&](std::optional<std::uint64_t> value) {
     memoStamp_[definition] = stamp_;
     memo_[definition] = value;

@@ -68,7 +68,7 @@ class ThreadModel {
   // The block that post-dominates `block` immediately (blocks().size() for the exit).
   std::uint32_t immediatePostDominator(std::uint32_t block) const { return postDominator_[block]; }
   // Whether block `a` dominates block `b` (every path from the entry to b passes a).
-  bool dominates_(std::uint32_t a, std::uint32_t b) const;
+  bool dominates(std::uint32_t a, std::uint32_t b) const;
   // Whether two threads of a small block are shown to take the conditional branch ending
   // `block` different ways (on a loop's first iteration, under two seeds).
   bool conditionSplitsThreads(std::uint32_t block);
@@ -158,10 +158,10 @@ class ThreadModel {
   std::vector<std::uint32_t> memoStamp_;
   std::vector<std::optional<std::uint64_t>> memo_;
   std::uint32_t stamp_ = 1;
-  bool firstIteration_ = false;      // Loop-carried values read as their value on entry.
-  std::vector<Shape> shapes_;        // Per instruction of the function.
+  bool firstIteration_ = false;            // Loop-carried values read as their value on entry.
+  std::vector<Shape> shapes_;              // Per instruction of the function.
   std::vector<BarrierKind> barrierKinds_;  // Per instruction, built on first use.
-  std::vector<std::int8_t> splits_;  // Per block: conditionSplitsThreads, -1 until asked.
+  std::vector<std::int8_t> splits_;        // Per block: conditionSplitsThreads, -1 until asked.
   std::unordered_map<std::uint64_t, std::pair<RegisterKey, std::vector<std::uint32_t>>> reaching_;
   ThreadCoordinates memoThread_{};
   std::uint64_t memoSeed_ = 0;

@@ -65,3 +65,42 @@ void forPathStates(Paths paths, const std::vector<flow::BasicBlock>& blocks,
 }
 
 }  // namespace ptx::sync
+
+namespace ptx::sync {
+
+// Asynchronous operations tracked in commit groups, as cp.async, cp.async.bulk and wgmma
+// complete them: each new one joins the open group, a commit closes it, and a wait for
+// "at most N pending" completes all but the newest N committed groups.
+template <typename Item>
+struct AsyncGroups {
+  std::vector<Item> open;                 // Not yet committed.
+  std::vector<std::vector<Item>> groups;  // Committed, oldest first.
+
+  bool operator==(const AsyncGroups&) const = default;
+  bool empty() const { return open.empty() && groups.empty(); }
+  std::size_t weight() const {
+    std::size_t n = open.size();
+    for (const auto& group : groups) n += group.size();
+    return n;
+  }
+  void commit() {
+    if (!open.empty()) groups.push_back(std::move(open));
+    open.clear();
+  }
+  // `wait_group N`; an unknown N is taken to wait for everything.
+  void waitKeeping(std::optional<std::uint64_t> newest) {
+    if (!newest) {
+      *this = AsyncGroups{};
+    } else if (groups.size() > *newest) {
+      groups.erase(groups.begin(), groups.end() - static_cast<std::ptrdiff_t>(*newest));
+    }
+  }
+  // Every item still pending, open ones first.
+  std::vector<Item> pending() const {
+    std::vector<Item> all = open;
+    for (const auto& group : groups) all.insert(all.end(), group.begin(), group.end());
+    return all;
+  }
+};
+
+}  // namespace ptx::sync

@@ -25,7 +25,6 @@
 //
 // References: PTX ISA cp.async, cp.async.commit_group, cp.async.wait_group/wait_all;
 // §8.9.1.1 (asynchronous operations are not ordered with later instructions).
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,18 +32,13 @@
 #include "RuleContext.h"
 #include "alignment/AddressAlignment.h"
 #include "flow/ThreadModel.h"
+#include "sync/BlockStates.h"
 
 namespace ptx {
 namespace {
 
-// The copies in flight: the open group and the committed groups, oldest first, each a list of
-// cp.async instructions.
-struct Pending {
-  std::vector<std::uint32_t> open;
-  std::vector<std::vector<std::uint32_t>> groups;
-  bool operator==(const Pending&) const = default;
-  bool empty() const { return open.empty() && groups.empty(); }
-};
+// The cp.async instructions in flight.
+using Pending = sync::AsyncGroups<std::uint32_t>;
 
 enum class AsyncStep { None, Copy, Commit, WaitGroup, WaitAll };
 
@@ -82,7 +76,7 @@ void checkAsyncCopyReadBeforeWait(const RuleContext& context) {
     if (!anyCopy) continue;
     flow::FunctionFlow& flow = context.flows.flowOfFunction(f);
     flow::ThreadModel& model = context.flows.threadsOfFunction(f);
-    const std::vector<flow::BasicBlock>& blocks = flow.blocks();
+    constexpr std::uint64_t kSeeds[] = {0x5a5a, 0xa5a5};
     auto apply = [&](std::uint32_t i, Pending& state) {
       const InstructionSite& site = module.instructions[i];
       switch (stepOf(context, site)) {
@@ -90,18 +84,11 @@ void checkAsyncCopyReadBeforeWait(const RuleContext& context) {
           state.open.push_back(i);
           break;
         case AsyncStep::Commit:
-          if (!state.open.empty()) state.groups.push_back(std::move(state.open));
-          state.open.clear();
+          state.commit();
           break;
-        case AsyncStep::WaitGroup: {
-          auto keep = flow.valueOf(i, module.operands[site.firstOperand]).constantValue();
-          if (!keep) {
-            state = Pending{};  // Unknown count: assume it waits for everything.
-          } else if (state.groups.size() > *keep) {
-            state.groups.erase(state.groups.begin(), state.groups.end() - static_cast<std::ptrdiff_t>(*keep));
-          }
+        case AsyncStep::WaitGroup:
+          state.waitKeeping(flow.valueOf(i, module.operands[site.firstOperand]).constantValue());
           break;
-        }
         case AsyncStep::WaitAll:
           state = Pending{};
           break;
@@ -110,84 +97,43 @@ void checkAsyncCopyReadBeforeWait(const RuleContext& context) {
           break;
       }
     };
-    // Forward: a block's entry state is its predecessors' exit state when they all agree
-    // (what is pending on every path), nothing otherwise.
-    std::vector<std::optional<Pending>> entry(blocks.size()), exit(blocks.size());
-    if (!blocks.empty()) entry[0] = Pending{};
-    for (int round = 0; round < 8; ++round) {
-      bool changed = false;
-      for (std::uint32_t b = 0; b < blocks.size(); ++b) {
-        std::optional<Pending> in;
-        if (b == 0) {
-          in = Pending{};
-        } else {
-          bool agree = true;
-          for (std::uint32_t p : blocks[b].predecessors) {
-            if (!exit[p]) continue;  // Not reached yet (a back edge): no say.
-            if (!in)
-              in = exit[p];
-            else if (!(*in == *exit[p]))
-              agree = false;
-          }
-          if (in && !agree) in = Pending{};
-        }
-        if (!in) continue;
-        Pending state = *in;
-        for (std::uint32_t i = blocks[b].first; i < blocks[b].end; ++i) apply(i, state);
-        if (!(entry[b] == in) || !(exit[b] == state)) {
-          entry[b] = in;
-          exit[b] = state;
-          changed = true;
-        }
-      }
-      if (!changed) break;
-    }
-    constexpr std::uint64_t kSeeds[] = {0x5a5a, 0xa5a5};
-    for (std::uint32_t b = 0; b < blocks.size(); ++b) {
-      if (!entry[b]) continue;
-      Pending state = *entry[b];
-      for (std::uint32_t i = blocks[b].first; i < blocks[b].end; ++i) {
-        const InstructionSite& site = module.instructions[i];
-        if (!state.empty() && context.textOf(site.opcode) == "ld" && site.operandCount >= 2) {
-          InstructionView view = viewOf(context, site);
-          auto size = accessSize(view);
-          if ((view.has(".shared") || view.has(".shared::cta")) && size) {
-            std::vector<std::uint32_t> pending = state.open;
-            for (const auto& group : state.groups) pending.insert(pending.end(), group.begin(), group.end());
-            const InstructionOperand& address = module.operands[site.firstOperand + 1];
-            for (std::uint32_t copy : pending) {
-              const InstructionSite& copySite = module.instructions[copy];
-              auto copySize = flow.valueOf(copy, module.operands[copySite.firstOperand + 2]).constantValue();
-              if (!copySize) continue;
-              // The same thread reads the bytes its own copy writes, for every thread tried
-              // that executes both, under both seeds.
-              bool overlaps = true, anyThread = false;
-              for (std::uint64_t seed : kSeeds) {
-                for (std::uint32_t t = 0; t < 16 && overlaps; ++t) {
-                  flow::ThreadCoordinates thread;
-                  thread.tid = {t, 0, 0};
-                  auto readAt = model.evaluateAddress(i, address, thread, seed);
-                  auto writeAt = model.evaluateAddress(copy, module.operands[copySite.firstOperand], thread, seed);
-                  if (!readAt || !writeAt) {
-                    overlaps = false;
-                    break;
-                  }
-                  anyThread = true;
-                  overlaps = *readAt < *writeAt + *copySize && *writeAt < *readAt + *size;
-                }
-              }
-              if (!overlaps || !anyThread) continue;
-              context.warn("SNC006", Category::Sync, site.statement,
-                           "this load reads shared memory that a cp.async still in flight writes: no "
-                           "cp.async.wait_group or wait_all covering its group comes first");
-              context.out.back().related.push_back({copySite.statement, "the asynchronous copy"});
+    auto visit = [&](std::uint32_t i, const Pending& state) {
+      const InstructionSite& site = module.instructions[i];
+      if (state.empty() || context.textOf(site.opcode) != "ld" || site.operandCount < 2) return;
+      InstructionView view = viewOf(context, site);
+      auto size = accessSize(view);
+      if (!(view.has(".shared") || view.has(".shared::cta")) || !size) return;
+      const InstructionOperand& address = module.operands[site.firstOperand + 1];
+      for (std::uint32_t copy : state.pending()) {
+        const InstructionSite& copySite = module.instructions[copy];
+        auto copySize = flow.valueOf(copy, module.operands[copySite.firstOperand + 2]).constantValue();
+        if (!copySize) continue;
+        // The same thread reads the bytes its own copy writes, for every thread tried that
+        // executes both, under both seeds.
+        bool overlaps = true, anyThread = false;
+        for (std::uint64_t seed : kSeeds) {
+          for (std::uint32_t t = 0; t < 16 && overlaps; ++t) {
+            flow::ThreadCoordinates thread;
+            thread.tid = {t, 0, 0};
+            auto readAt = model.evaluateAddress(i, address, thread, seed);
+            auto writeAt = model.evaluateAddress(copy, module.operands[copySite.firstOperand], thread, seed);
+            if (!readAt || !writeAt) {
+              overlaps = false;
               break;
             }
+            anyThread = true;
+            overlaps = *readAt < *writeAt + *copySize && *writeAt < *readAt + *size;
           }
         }
-        apply(i, state);
+        if (!overlaps || !anyThread) continue;
+        context.warn("SNC006", Category::Sync, site.statement,
+                     "this load reads shared memory that a cp.async still in flight writes: no "
+                     "cp.async.wait_group or wait_all covering its group comes first");
+        context.out.back().related.push_back({copySite.statement, "the asynchronous copy"});
+        return;
       }
-    }
+    };
+    sync::forPathStates<Pending>(sync::Paths::Every, flow.blocks(), apply, visit);
   }
 }
 

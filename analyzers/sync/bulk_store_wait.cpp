@@ -35,16 +35,8 @@
 namespace ptx {
 namespace {
 
-struct InFlight {
-  std::vector<std::uint32_t> open;                 // Bulk copies not yet committed.
-  std::vector<std::vector<std::uint32_t>> groups;  // Committed, oldest first.
-  bool operator==(const InFlight&) const = default;
-  std::size_t weight() const {
-    std::size_t n = open.size();
-    for (const auto& group : groups) n += group.size();
-    return n;
-  }
-};
+// The bulk copies in flight.
+using InFlight = sync::AsyncGroups<std::uint32_t>;
 
 enum class BulkStep { None, Copy, Commit, Wait };
 
@@ -90,30 +82,23 @@ void checkBulkStoreWait(const RuleContext& context) {
               state.open.push_back(i);
               break;
             case BulkStep::Commit:
-              if (!state.open.empty()) state.groups.push_back(std::move(state.open));
-              state.open.clear();
+              state.commit();
               break;
-            case BulkStep::Wait: {
-              auto keep = site.operandCount > 0 ? flow.valueOf(i, module.operands[site.firstOperand]).constantValue()
-                                                : std::nullopt;
-              if (!keep) {
-                state = InFlight{};
-              } else if (state.groups.size() > *keep) {
-                state.groups.erase(state.groups.begin(), state.groups.end() - static_cast<std::ptrdiff_t>(*keep));
-              }
+            case BulkStep::Wait:
+              state.waitKeeping(site.operandCount > 0
+                                    ? flow.valueOf(i, module.operands[site.firstOperand]).constantValue()
+                                    : std::nullopt);
               break;
-            }
             case BulkStep::None:
               if (site.isCall) state = InFlight{};
               break;
           }
         },
         [&](std::uint32_t i, const InFlight& before) {
-          if (before.open.empty() && before.groups.empty()) return;
+          if (before.empty()) return;
           const InstructionSite& site = module.instructions[i];
           std::string_view opcode = context.textOf(site.opcode);
-          std::vector<std::uint32_t> pending = before.open;
-          for (const auto& group : before.groups) pending.insert(pending.end(), group.begin(), group.end());
+          std::vector<std::uint32_t> pending = before.pending();
           if ((opcode == "ret" || opcode == "exit") && !site.isGuarded() && function.symbol < module.symbols.size() &&
               module.symbols[function.symbol].isEntry) {
             for (std::uint32_t copy : pending) {

@@ -51,7 +51,7 @@ void checkWeakSpinLoop(const RuleContext& context) {
       // A natural loop: an edge back to a block that dominates this one. Its body is what
       // reaches the back edge without passing the head.
       for (std::uint32_t head : blocks[b].successors) {
-        if (!model.dominates_(head, b)) continue;
+        if (!model.dominates(head, b)) continue;
         std::vector<bool> body(blocks.size(), false);
         body[head] = true;
         std::vector<std::uint32_t> pending{b};

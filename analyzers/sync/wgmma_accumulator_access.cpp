@@ -35,21 +35,12 @@
 namespace ptx {
 namespace {
 
-struct Accumulators {
-  std::vector<flow::RegisterKey> open;                 // Of MMAs not yet committed.
-  std::vector<std::vector<flow::RegisterKey>> groups;  // Committed, oldest first.
-  bool operator==(const Accumulators&) const = default;
-  std::size_t weight() const {
-    std::size_t n = open.size();
-    for (const auto& group : groups) n += group.size();
-    return n;
-  }
+// The accumulator registers of the MMAs in flight.
+struct Accumulators : sync::AsyncGroups<flow::RegisterKey> {
   bool holds(const flow::RegisterKey& key) const {
     if (std::find(open.begin(), open.end(), key) != open.end()) return true;
-    for (const auto& group : groups) {
-      if (std::find(group.begin(), group.end(), key) != group.end()) return true;
-    }
-    return false;
+    return std::any_of(groups.begin(), groups.end(),
+                       [&](const auto& group) { return std::find(group.begin(), group.end(), key) != group.end(); });
   }
 };
 
@@ -103,19 +94,13 @@ void checkWgmmaAccumulatorAccess(const RuleContext& context) {
               }
               break;
             case WgmmaStep::Commit:
-              if (!state.open.empty()) state.groups.push_back(std::move(state.open));
-              state.open.clear();
+              state.commit();
               break;
-            case WgmmaStep::Wait: {
-              auto keep = site.operandCount > 0 ? flow.valueOf(i, module.operands[site.firstOperand]).constantValue()
-                                                : std::nullopt;
-              if (!keep) {
-                state = Accumulators{};
-              } else if (state.groups.size() > *keep) {
-                state.groups.erase(state.groups.begin(), state.groups.end() - static_cast<std::ptrdiff_t>(*keep));
-              }
+            case WgmmaStep::Wait:
+              state.waitKeeping(site.operandCount > 0
+                                    ? flow.valueOf(i, module.operands[site.firstOperand]).constantValue()
+                                    : std::nullopt);
               break;
-            }
             case WgmmaStep::Other:
               break;
             case WgmmaStep::None:

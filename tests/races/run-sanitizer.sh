@@ -25,7 +25,14 @@ results="$(cd "$(dirname "$results")" && pwd)/$(basename "$results")"
 log="$results.log"
 cuda="${CUDA_HOME:-/usr/local/cuda}"
 export PATH="$cuda/bin:$PATH"
-build="${BUILD_DIR:-$(mktemp -d /tmp/ptxls-races.XXXXXX)}"
+# The builds go to BUILD_DIR when given (and stay there), else to a temporary folder removed
+# on exit.
+if [ -n "${BUILD_DIR:-}" ]; then
+  build="$BUILD_DIR"
+else
+  build="$(mktemp -d /tmp/ptxls-races.XXXXXX)"
+  trap 'rm -rf "$build"' EXIT
+fi
 mkdir -p "$build"
 export SAN_TIMEOUT="${SAN_TIMEOUT:-60}"
 export RUNNER_TIMEOUT_S="${RUNNER_TIMEOUT_S:-20}"
