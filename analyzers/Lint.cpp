@@ -98,6 +98,10 @@ constexpr RuleCheck kRuleChecks[] = {
     checkBulkStoreWait,
     checkMbarrierInitVisibility,
     checkWgmmaAccumulatorAccess,
+    checkExpectTxMismatch,
+    checkScopeTooNarrow,
+    checkBulkReadBeforeWait,
+    checkWaitParityConstant,
 };
 
 // The rules that read the dataflow layer (context.flows). They share one FlowCache, so a
@@ -127,6 +131,10 @@ constexpr RuleCheck kDataflowChecks[] = {
     checkBulkStoreWait,
     checkMbarrierInitVisibility,
     checkWgmmaAccumulatorAccess,
+    checkExpectTxMismatch,
+    checkScopeTooNarrow,
+    checkBulkReadBeforeWait,
+    checkWaitParityConstant,
 };
 
 // Rules that run only when a setting turns them on (a RuleSetting with enabled = true): their
@@ -151,8 +159,12 @@ constexpr OptInRule kSkippableRules[] = {{checkSharedMemoryRace, "RAC001"},
                                          {checkAsyncCopyReadBeforeWait, "SNC006"},
                                          {checkBulkStoreWait, "SNC007"},
                                          {checkWgmmaAccumulatorAccess, "SNC008"},
+                                         {checkExpectTxMismatch, "SNC009"},
                                          {checkWeakSpinLoop, "SNC010"},
-                                         {checkRedFenceAcquire, "SNC012"}};
+                                         {checkScopeTooNarrow, "SNC011"},
+                                         {checkRedFenceAcquire, "SNC012"},
+                                         {checkBulkReadBeforeWait, "SNC013"},
+                                         {checkWaitParityConstant, "SNC014"}};
 
 bool ruleRuns(RuleCheck check, const LintOptions& options) {
   for (const OptInRule& rule : kOptInRules) {

@@ -863,8 +863,31 @@ std::optional<std::uint64_t> ThreadModel::evaluateDefinition(std::uint32_t defin
   return finish(std::nullopt);
 }
 
+std::optional<std::uint32_t> ThreadModel::countedBarrierId(std::uint32_t instruction) const {
+  const InstructionSite& site = module_.instructions[instruction];
+  std::string_view opcode = textOf(site.opcode);
+  if ((opcode != "bar" && opcode != "barrier") || site.isCall) return std::nullopt;
+  bool reduction = false;
+  for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
+    std::string_view modifier = textOf(module_.modifiers[m]);
+    if (modifier == ".warp" || modifier == ".cluster") return std::nullopt;
+    if (modifier == ".red") reduction = true;
+  }
+  // bar{.sync,.arrive} a, b / bar.red.op d, a, b, c: the count is there when the operands are all.
+  std::uint32_t idOperand = reduction ? 1 : 0;
+  if (site.operandCount != (reduction ? 4u : 2u)) return std::nullopt;
+  const InstructionOperand& id = module_.operands[site.firstOperand + idOperand];
+  if (id.shape != OperandShape::IntegerLiteral) return kUnknownBarrierId;
+  std::uint64_t value = 0;
+  for (char c : textOf(id.range)) {
+    if (c < '0' || c > '9') return kUnknownBarrierId;
+    value = value * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  return value < 63 ? static_cast<std::uint32_t>(value) : kUnknownBarrierId;
+}
+
 std::vector<std::vector<std::uint32_t>> ThreadModel::barrierIntervals(const std::vector<std::uint32_t>& instructions,
-                                                                      BarrierKind kind) {
+                                                                      BarrierKind kind, bool countedBarriersCut) {
   const std::vector<BasicBlock>& blocks = flow_.blocks();
   const FunctionInfo& function = module_.functions[flow_.functionIndex()];
   std::uint32_t end = function.firstInstruction + function.instructionCount;
@@ -872,8 +895,14 @@ std::vector<std::vector<std::uint32_t>> ThreadModel::barrierIntervals(const std:
     barrierKinds_.resize(function.instructionCount);
     for (std::uint32_t i = first_; i < end; ++i) barrierKinds_[i - first_] = barrierKindOf(i);
   }
+  std::vector<bool> counted;
+  if (!countedBarriersCut) {
+    counted.resize(function.instructionCount);
+    for (std::uint32_t i = first_; i < end; ++i) counted[i - first_] = countedBarrierId(i).has_value();
+  }
   auto stops = [&](std::uint32_t instruction) {
     BarrierKind barrier = barrierKinds_[instruction - first_];
+    if (!countedBarriersCut && counted[instruction - first_]) return false;
     return barrier != BarrierKind::None && (kind == BarrierKind::Warp || barrier == BarrierKind::Cta);
   };
   constexpr std::uint32_t kNoSlot = UINT32_MAX;

@@ -94,8 +94,16 @@ class ThreadModel {
   // each one that reaches it with no such barrier between. Two instructions that share an
   // interval can run at the same time in different threads (the two sides of an if/else
   // included). Returns one sorted list of interval numbers per instruction.
+  // With `countedBarriersCut` false, barriers that only some threads take part in
+  // (countedBarrierId) do not start intervals.
   std::vector<std::vector<std::uint32_t>> barrierIntervals(const std::vector<std::uint32_t>& instructions,
-                                                           BarrierKind kind);
+                                                           BarrierKind kind, bool countedBarriersCut = true);
+  // A CTA barrier with a thread count (`bar.sync 1, 64`, `barrier.sync.aligned 2, 128`,
+  // `bar.arrive 1, 64`, `bar.red.popc.u32 %r, 1, 64, %p`): only the threads that execute a
+  // barrier instruction of the same number take part, so it orders no other thread. Its
+  // number, kUnknownBarrierId when a register gives it; nullopt for any other instruction.
+  static constexpr std::uint32_t kUnknownBarrierId = UINT32_MAX;
+  std::optional<std::uint32_t> countedBarrierId(std::uint32_t instruction) const;
 
   // Whether the function reads %ctaid, %nctaid or %cluster_ctarank (is written for a grid of
   // several CTAs).

@@ -79,17 +79,20 @@ std::vector<Access> accessesOf(const RuleContext& context, std::size_t function,
     }
     a.strong = access->view.has(".volatile") || access->view.has(".relaxed") || access->view.has(".acquire") ||
                access->view.has(".release") || access->view.has(".mmio");
+    a.ctaScope = (a.strong || a.atomic) && access->view.has(".cta") && !access->view.has(".volatile");
     accesses.push_back(a);
   }
   return accesses;
 }
 
 std::vector<Witness> findRaces(const RuleContext& context, std::size_t function, const std::vector<Access>& accesses,
-                               Space space) {
+                               Space space, Pairs pairs) {
   std::vector<Witness> witnesses;
   if (accesses.empty()) return witnesses;
   flow::ThreadModel& model = context.flows.threadsOfFunction(function);
-  if (!model.readsThreadCoordinates()) return witnesses;
+  // A kernel that never reads its thread coordinates is a one-thread test kernel for data
+  // races; CTA-scoped synchronization between CTAs does not depend on them.
+  if (!model.readsThreadCoordinates() && pairs == Pairs::DataRaces) return witnesses;
   const flow::LaunchShape& launch = model.launch();
   std::vector<flow::ThreadCoordinates> threads = threadsOf(launch, space, model.ctaDimensionsRead());
   std::uint8_t divergence = space == Space::Shared ? flow::kVariesInCta : flow::kVariesInCta | flow::kVariesAcrossCtas;
@@ -117,12 +120,30 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
     }
   }
   // The barrier intervals each access lies in, for CTA barriers and for any barrier.
-  std::vector<std::vector<std::uint32_t>> ctaIntervals, warpIntervals;
+  std::vector<std::vector<std::uint32_t>> ctaIntervals, warpIntervals, fullIntervals;
+  std::vector<std::uint64_t> participation;  // Per thread, when the function has counted barriers.
   if (space == Space::Shared) {
     std::vector<std::uint32_t> instructions;
     for (const Access& access : accesses) instructions.push_back(access.instruction);
     ctaIntervals = model.barrierIntervals(instructions, flow::BarrierKind::Cta);
     warpIntervals = model.barrierIntervals(instructions, flow::BarrierKind::Warp);
+    // Barriers with a thread count order only the threads that take part in a barrier of
+    // that number: the intervals without them, and which numbers each thread takes part in
+    // (bit 63: a number the model cannot read, which may be any).
+    const FunctionInfo& info = context.module.functions[function];
+    for (std::uint32_t i = info.firstInstruction; i < info.firstInstruction + info.instructionCount; ++i) {
+      auto id = model.countedBarrierId(i);
+      if (!id) continue;
+      if (participation.empty()) participation.assign(threads.size(), 0);
+      std::uint64_t bit = *id == flow::ThreadModel::kUnknownBarrierId ? 1ull << 63 : 1ull << *id;
+      for (std::size_t t = 0; t < threads.size(); ++t) {
+        auto executes = model.executes(i, threads[t], kSeeds[0], flow::kVariesInCta);
+        if (!executes || *executes) participation[t] |= bit;
+      }
+    }
+    if (!participation.empty()) {
+      fullIntervals = model.barrierIntervals(instructions, flow::BarrierKind::Cta, /*countedBarriersCut=*/false);
+    }
   }
   for (std::size_t a = 0; a < accesses.size(); ++a) {
     if (!tables[a].known) continue;
@@ -131,17 +152,21 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
       const Access& first = accesses[a];
       const Access& second = accesses[b];
       if (!first.writes && !second.writes) continue;
-      if (first.atomic && second.atomic) continue;
-      if ((first.strong || first.atomic) && (second.strong || second.atomic)) continue;
-      // Legacy warp-synchronous code marks its exchanges `.volatile` (a reduction within a
-      // warp that relied on lockstep execution): racy since Volta, but written on purpose, and
-      // flagging each of its steps buries everything else. A pair with a strong access is
-      // left out.
-      if (first.strong || second.strong) continue;
+      bool synchronizing = (first.strong || first.atomic) && (second.strong || second.atomic);
+      if (pairs == Pairs::NarrowScope) {
+        if (!synchronizing || (!first.ctaScope && !second.ctaScope)) continue;
+      } else {
+        if (synchronizing) continue;
+        // Legacy warp-synchronous code marks its exchanges `.volatile` (a reduction within a
+        // warp that relied on lockstep execution): racy since Volta, but written on purpose,
+        // and flagging each of its steps buries everything else. A pair with a strong access
+        // is left out.
+        if (first.strong || second.strong) continue;
+      }
       // Whether threads may be at the two accesses at once: the same instruction always; two
       // instructions when one can follow the other with no barrier between. Threads of
       // different CTAs are never ordered by a CTA's barriers.
-      bool differentWarpsOnly = false;
+      bool differentWarpsOnly = false, countedOnly = false;
       if (space == Space::Shared && a != b) {
         auto share = [](const std::vector<std::uint32_t>& x, const std::vector<std::uint32_t>& y) {
           std::size_t i = 0, j = 0;
@@ -151,7 +176,12 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
           }
           return false;
         };
-        if (!share(ctaIntervals[a], ctaIntervals[b])) continue;
+        if (!share(ctaIntervals[a], ctaIntervals[b])) {
+          // Only barriers with a thread count lie between them: a race for the threads that
+          // take part in no common one.
+          if (fullIntervals.empty() || !share(fullIntervals[a], fullIntervals[b])) continue;
+          countedOnly = true;
+        }
         differentWarpsOnly = !share(warpIntervals[a], warpIntervals[b]);
       }
       // Sorted (address, thread) of the second access under the first seed.
@@ -175,6 +205,10 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
           // has it, so the collision does not rest on the model's guess of the shape.
           if (space == Space::Global && (p.ctaid == q.ctaid || p.tid != q.tid)) continue;
           if (differentWarpsOnly && warpOf(p, launch) == warpOf(q, launch)) continue;
+          if (countedOnly && ((participation[t1] & participation[t2]) != 0 ||
+                              ((participation[t1] | participation[t2]) >> 63) != 0)) {
+            continue;
+          }
           // Threads of different rows meet through the row width the code assumes, which the
           // model does not know: only rows of at most 8 threads are taken as certain.
           if ((p.tid[1] != q.tid[1] || p.tid[2] != q.tid[2]) && std::max(p.tid[0], q.tid[0]) >= 8) continue;

@@ -29,6 +29,13 @@ struct Access {
   bool reads = false;
   bool atomic = false;  // atom, red.
   bool strong = false;  // .volatile, .relaxed, .acquire, .release: morally strong with another strong one.
+  bool ctaScope = false;  // A strong access or atomic whose scope is only the CTA (.cta).
+};
+
+// Which pairs of accesses findRaces looks at.
+enum class Pairs : std::uint8_t {
+  DataRaces,   // Not both atomic or strong: data races (RAC001-RAC003).
+  NarrowScope, // Both atomic or strong, at least one only of CTA scope (SNC011).
 };
 
 struct Witness {
@@ -47,7 +54,7 @@ std::vector<Access> accessesOf(const RuleContext& context, std::size_t function,
 // Races among `accesses` of one function: for shared memory between threads of one CTA in
 // one barrier interval; for global memory between threads of two different CTAs.
 std::vector<Witness> findRaces(const RuleContext& context, std::size_t function, const std::vector<Access>& accesses,
-                               Space space);
+                               Space space, Pairs pairs = Pairs::DataRaces);
 
 // "thread (3, 0, 0)" or "thread 3"; with the CTA when `withCta`.
 std::string describeThread(const flow::ThreadCoordinates& thread, bool withCta);

@@ -4,8 +4,9 @@
 // reached) agree, and the empty state otherwise, so a fact holds at an instruction only when
 // it holds on every path there. With Paths::Some, it is the state of the predecessor with the
 // most in it (`State::weight`): what one thread's path carries (a copy only thread 0 issued)
-// survives the join with the paths of the threads that skipped it. `visit` then walks each
-// block from its entry state.
+// survives the join with the paths of the threads that skipped it. With Paths::Merge, the
+// state decides: `State::merge(other)` joins another predecessor's exit state into it. `visit`
+// then walks each block from its entry state.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +18,7 @@
 
 namespace ptx::sync {
 
-enum class Paths { Every, Some };
+enum class Paths { Every, Some, Merge };
 
 template <typename State>
 void forPathStates(Paths paths, const std::vector<flow::BasicBlock>& blocks,
@@ -38,6 +39,9 @@ void forPathStates(Paths paths, const std::vector<flow::BasicBlock>& blocks,
             in = exit[p];
           } else if (!(*in == *exit[p])) {
             agree = false;
+            if constexpr (requires(State a, const State& b) { a.merge(b); }) {
+              if (paths == Paths::Merge) in->merge(*exit[p]);
+            }
             if (paths == Paths::Some && exit[p]->weight() > in->weight()) in = exit[p];
           }
         }

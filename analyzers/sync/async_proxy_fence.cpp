@@ -1,12 +1,13 @@
 // SNC004 async-proxy-fence
 //
 // What it does: finds a bulk copy out of shared memory (`cp.async.bulk.global.shared::cta`,
-// `cp.async.bulk.tensor` to global, `cp.reduce.async.bulk`) whose source variable was written
-// with ordinary stores (`st.shared`) with no `fence.proxy.async` between the stores and the
-// copy on some path — on every path, in fact: the rule reports only what holds along all of
-// them.
+// `cp.async.bulk.tensor` to global, `cp.reduce.async.bulk`) whose source variable, or a
+// `wgmma.mma_async` whose matrix descriptor's variable, was written with ordinary stores
+// (`st.shared`, `stmatrix`) with no `fence.proxy.async` between the stores and the consumer
+// — on every path: the rule reports only what holds along all of them. A descriptor's
+// variable is found by walking back the instructions that compute it.
 //
-// Why is this bad: bulk copies read shared memory through the async proxy, and writes made
+// Why is this bad: bulk copies and wgmma read shared memory through the async proxy, and writes made
 // through the generic proxy are not visible to it without a proxy fence (PTX ISA §8.6;
 // CUDA's TMA examples put `fence.proxy.async.shared::cta` after filling the buffer). Without
 // it the copy may send stale bytes to global memory. A barrier alone does not help: it orders
@@ -23,14 +24,16 @@
 //     bar.sync 0;
 //     cp.async.bulk.global.shared::cta.bulk_group [%rd1], [buf], 256;
 //
-// References: PTX ISA §8.6 (proxies), fence.proxy.async, cp.async.bulk; CUDA C++
-// Programming Guide, TMA (fence before a shared-to-global bulk copy).
+// References: PTX ISA §8.6 (proxies), fence.proxy.async, cp.async.bulk, wgmma.mma_async
+// (operands in shared memory are read through the async proxy); CUDA C++ Programming Guide,
+// TMA (fence before a shared-to-global bulk copy).
 #include <set>
 #include <string>
 
 #include "RuleContext.h"
 #include "alignment/AddressAlignment.h"
 #include "sync/BlockStates.h"
+#include "sync/SharedOperands.h"
 
 namespace ptx {
 namespace {
@@ -70,7 +73,8 @@ void checkAsyncProxyFence(const RuleContext& context) {
     if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
     bool any = false;
     for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
-      any = any || bulkSharedSource(context, module.instructions[i]).has_value();
+      any = any || bulkSharedSource(context, module.instructions[i]).has_value() ||
+            !sync::wgmmaDescriptorOperands(context, module.instructions[i]).empty();
     }
     if (!any) continue;
     flow::FunctionFlow& flow = context.flows.flowOfFunction(f);
@@ -89,7 +93,7 @@ void checkAsyncProxyFence(const RuleContext& context) {
             if (view.hasPrefix(".proxy")) state.symbols.clear();
             return;
           }
-          if (opcode == "st" && site.operandCount >= 2) {
+          if ((opcode == "st" || opcode == "stmatrix") && site.operandCount >= 2) {
             InstructionView view = viewOf(context, site);
             if (view.has(".shared") || view.has(".shared::cta")) {
               SymbolId symbol = symbolOf(i, module.operands[site.firstOperand]);
@@ -98,6 +102,17 @@ void checkAsyncProxyFence(const RuleContext& context) {
           }
         },
         [&](std::uint32_t i, const Written& before) {
+          if (before.symbols.empty()) return;
+          for (std::uint32_t descriptor : sync::wgmmaDescriptorOperands(context, module.instructions[i])) {
+            for (SymbolId symbol : sync::sharedSymbolsFeeding(context, flow, i, module.operands[descriptor])) {
+              if (!before.symbols.contains(symbol)) continue;
+              context.warn("SNC004", Category::Sync, module.instructions[i].statement,
+                           concat({"this wgmma reads '", module.symbols[symbol].name,
+                                   "' through the async proxy, but ordinary stores wrote it with no "
+                                   "fence.proxy.async since: the MMA may read stale values"}));
+              return;
+            }
+          }
           auto source = bulkSharedSource(context, module.instructions[i]);
           if (!source || before.symbols.empty()) return;
           SymbolId symbol = symbolOf(i, module.operands[*source]);
