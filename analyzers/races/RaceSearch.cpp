@@ -155,6 +155,8 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
       bool synchronizing = (first.strong || first.atomic) && (second.strong || second.atomic);
       if (pairs == Pairs::NarrowScope) {
         if (!synchronizing || (!first.ctaScope && !second.ctaScope)) continue;
+      } else if (pairs == Pairs::Synchronizing) {
+        if (!synchronizing) continue;
       } else {
         if (synchronizing) continue;
         // Legacy warp-synchronous code marks its exchanges `.volatile` (a reduction within a

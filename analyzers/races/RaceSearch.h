@@ -36,6 +36,7 @@ struct Access {
 enum class Pairs : std::uint8_t {
   DataRaces,   // Not both atomic or strong: data races (RAC001-RAC003).
   NarrowScope, // Both atomic or strong, at least one only of CTA scope (SNC011).
+  Synchronizing,  // Both atomic or strong, any scope: the flags and counters CTAs share.
 };
 
 struct Witness {

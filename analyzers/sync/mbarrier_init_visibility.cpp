@@ -34,6 +34,7 @@
 #include "alignment/AddressAlignment.h"
 #include "flow/ThreadModel.h"
 #include "sync/BlockStates.h"
+#include "sync/MbarrierOps.h"
 
 namespace ptx {
 namespace {
@@ -45,29 +46,16 @@ struct Initialized {
   std::size_t weight() const { return unsynchronized.size() + unfenced.size(); }
 };
 
-// The mbarrier object an instruction operates on or completes: its address operand.
+// The mbarrier object an instruction operates on or completes (its address operand), whether
+// an asynchronous copy completes on it, and whether the instruction initialises it.
 std::optional<std::uint32_t> barrierOperand(const RuleContext& context, const InstructionSite& site,
                                             bool& completesAsync, bool& initializes) {
-  std::string_view opcode = context.textOf(site.opcode);
   completesAsync = initializes = false;
-  InstructionView view = viewOf(context, site);
-  if (opcode == "mbarrier") {
-    initializes = view.has(".init");
-    if (view.has(".inval")) return std::nullopt;
-    for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
-      if (context.module.operands[o].shape == OperandShape::Address) return o;
-    }
-    return std::nullopt;
-  }
-  if (opcode == "cp" && view.has(".bulk")) {
-    for (std::string_view modifier : view.modifiers) {
-      if (modifier.starts_with(".mbarrier")) completesAsync = true;
-    }
-    if (!completesAsync || site.operandCount == 0) return std::nullopt;
-    const InstructionOperand& last = context.module.operands[site.firstOperand + site.operandCount - 1];
-    if (last.shape == OperandShape::Address) return site.firstOperand + site.operandCount - 1;
-  }
-  return std::nullopt;
+  auto op = sync::mbarrierOpOf(context, site);
+  if (!op || op->action == sync::MbarrierAction::Inval) return std::nullopt;
+  initializes = op->action == sync::MbarrierAction::Init;
+  completesAsync = op->copyDestination.has_value();
+  return op->barrier;
 }
 
 }  // namespace
@@ -79,8 +67,8 @@ void checkMbarrierInitVisibility(const RuleContext& context) {
     if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
     bool anyInit = false;
     for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
-      const InstructionSite& site = module.instructions[i];
-      if (context.textOf(site.opcode) == "mbarrier" && viewOf(context, site).has(".init")) anyInit = true;
+      auto op = sync::mbarrierOpOf(context, module.instructions[i]);
+      if (op && op->action == sync::MbarrierAction::Init) anyInit = true;
     }
     if (!anyInit) continue;
     flow::FunctionFlow& flow = context.flows.flowOfFunction(f);

@@ -3,8 +3,12 @@
 // What it does: finds atomics and release/acquire/relaxed accesses of CTA scope
 // (`atom.cta`, `red.cta`, `st.release.cta`, `ld.acquire.cta`...) on global memory whose bytes
 // the same thread of another CTA also touches with an atomic or strong access, at least one
-// of them writing: the address does not depend on the CTA. Kernels that never read %ctaid,
-// %nctaid or %cluster_ctarank are taken to run as one CTA and are not checked.
+// of them writing: the address does not depend on the CTA. It also finds a fence of CTA scope
+// (`membar.cta`, `fence.acq_rel.cta`: `__threadfence_block()`) between ordinary global stores
+// and a relaxed atomic or strong store that other CTAs also reach (a ticket counter, a flag),
+// in a function with no fence of wider scope: the fence is publishing the stores to other
+// CTAs, which its scope does not reach. Kernels that never read %ctaid, %nctaid or
+// %cluster_ctarank are taken to run as one CTA and are not checked.
 //
 // Why is this bad: a scope names the threads an operation synchronizes with (PTX ISA §8.5).
 // Two CTA-scoped operations from different CTAs are not morally strong with respect to each
@@ -17,18 +21,95 @@
 // Example:
 //     atom.cta.global.add.u32 %r2, [%rd1], 1;    // every CTA increments out[0]
 //
+//     st.global.f32 [%rd4], %f1;                 // this CTA's partial result
+//     membar.cta;
+//     atom.global.add.u32 %r3, [%rd5], 1;        // the last CTA to arrive reads all partials
+//
 // Use instead:
 //     atom.global.add.u32 %r2, [%rd1], 1;        // .gpu is the default scope
+//
+//     st.global.f32 [%rd4], %f1;
+//     membar.gl;                                 // __threadfence()
+//     atom.global.add.u32 %r3, [%rd5], 1;
 //
 // References: PTX ISA §8.5 (scope), §8.7 (morally strong operations, data races), atom, red,
 // ld/st (.acquire, .release, .relaxed with a scope).
 #include <set>
 
 #include "RuleContext.h"
+#include "alignment/AddressAlignment.h"
 #include "flow/ThreadModel.h"
 #include "races/RaceSearch.h"
 
 namespace ptx {
+
+namespace {
+
+enum class FenceScope { None, Cta, Wider };
+
+// The scope of a memory fence (membar, fence.sc/acq_rel); proxy and mbarrier_init fences,
+// which order something else, are None.
+FenceScope fenceScopeOf(const RuleContext& context, const InstructionSite& site) {
+  std::string_view opcode = context.textOf(site.opcode);
+  if (opcode != "membar" && opcode != "fence") return FenceScope::None;
+  InstructionView view = viewOf(context, site);
+  if (view.hasPrefix(".proxy") || view.has(".mbarrier_init") || view.hasPrefix(".op_restrict")) return FenceScope::None;
+  return view.has(".cta") ? FenceScope::Cta : FenceScope::Wider;
+}
+
+// A CTA-scoped fence that orders ordinary global stores before an access other CTAs reach.
+void checkCtaFences(const RuleContext& context, std::size_t f, const std::vector<races::Access>& synchronizing) {
+  const Module& module = context.module;
+  const FunctionInfo& function = module.functions[f];
+  std::vector<std::uint32_t> fences, stores;
+  for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
+    const InstructionSite& site = module.instructions[i];
+    FenceScope scope = fenceScopeOf(context, site);
+    if (scope == FenceScope::Wider || site.isCall) return;  // A wider fence (or a callee's) may be the one that publishes.
+    if (scope == FenceScope::Cta) fences.push_back(i);
+    auto access = memoryAccessOf(context, site);
+    if (access && context.textOf(site.opcode) == "st" && access->view.has(".global") && !access->view.has(".volatile") &&
+        !access->view.has(".relaxed") && !access->view.has(".release")) {
+      stores.push_back(i);
+    }
+  }
+  if (fences.empty() || stores.empty()) return;
+  // The accesses other CTAs reach that publish: relaxed atomics and strong stores (an access
+  // that releases at a wider scope publishes by itself).
+  std::vector<races::Access> publishing;
+  for (const races::Access& access : synchronizing) {
+    if (!access.writes || access.ctaScope) continue;
+    InstructionView view = viewOf(context, module.instructions[access.instruction]);
+    if (view.has(".release") || view.has(".acq_rel")) continue;
+    publishing.push_back(access);
+  }
+  if (publishing.empty()) return;
+  std::set<std::uint32_t> shared;  // Instructions of publishing accesses other CTAs reach.
+  for (const races::Witness& w :
+       races::findRaces(context, f, publishing, races::Space::Global, races::Pairs::Synchronizing)) {
+    shared.insert(w.first->instruction);
+    shared.insert(w.second->instruction);
+  }
+  if (shared.empty()) return;
+  flow::ThreadModel& model = context.flows.threadsOfFunction(f);
+  for (std::uint32_t fence : fences) {
+    bool afterStore = false;
+    for (std::uint32_t store : stores) afterStore = afterStore || model.reachableWithout(store, fence, flow::BarrierKind::None);
+    if (!afterStore) continue;
+    for (std::uint32_t access : shared) {
+      if (!model.reachableWithout(fence, access, flow::BarrierKind::None)) continue;
+      context.report("SNC011", Category::Sync, module.instructions[fence].statement,
+                     "this fence has CTA scope, but the stores before it are published to other CTAs through an "
+                     "access they also reach: a CTA-scoped fence does not order the stores for them; use membar.gl "
+                     "(__threadfence()) or fence.acq_rel.gpu",
+                     {{module.instructions[access].statement, "the access other CTAs reach"}});
+      context.out.back().severity = Severity::Warning;
+      break;
+    }
+  }
+}
+
+}  // namespace
 
 void checkScopeTooNarrow(const RuleContext& context) {
   const Module& module = context.module;
@@ -37,13 +118,19 @@ void checkScopeTooNarrow(const RuleContext& context) {
     if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
     if (!module.symbols[function.symbol].isEntry) continue;
     std::vector<races::Access> accesses = races::accessesOf(context, f, races::Space::Global);
-    bool anyNarrow = false;
+    bool anyNarrow = false, anyCtaFence = false;
     for (const races::Access& access : accesses) anyNarrow = anyNarrow || access.ctaScope;
-    if (!anyNarrow) continue;
+    for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
+      anyCtaFence = anyCtaFence || fenceScopeOf(context, module.instructions[i]) == FenceScope::Cta;
+    }
+    if (!anyNarrow && !anyCtaFence) continue;
     // Only the synchronizing accesses take part.
     std::erase_if(accesses, [](const races::Access& access) { return !access.strong && !access.atomic; });
+    if (accesses.empty()) continue;
     flow::ThreadModel& model = context.flows.threadsOfFunction(f);
     if (model.ctaDimensionsRead() == 0) continue;
+    if (anyCtaFence) checkCtaFences(context, f, accesses);
+    if (!anyNarrow) continue;
     std::set<std::uint32_t> reported;
     for (const races::Witness& w :
          races::findRaces(context, f, accesses, races::Space::Global, races::Pairs::NarrowScope)) {
