@@ -88,6 +88,7 @@ constexpr RuleCheck kRuleChecks[] = {
     checkSharedMemoryRace,
     checkCrossCtaGlobalRace,
     checkMixedSizeAccess,
+    checkClusterSharedMemoryRace,
     checkDivergentBarrier,
     checkWarpSyncMask,
     checkShuffleWidth,
@@ -102,6 +103,7 @@ constexpr RuleCheck kRuleChecks[] = {
     checkScopeTooNarrow,
     checkBulkReadBeforeWait,
     checkWaitParityConstant,
+    checkDsmemExitWithoutClusterBarrier,
 };
 
 // The rules that read the dataflow layer (context.flows). They share one FlowCache, so a
@@ -121,6 +123,7 @@ constexpr RuleCheck kDataflowChecks[] = {
     checkSharedMemoryRace,
     checkCrossCtaGlobalRace,
     checkMixedSizeAccess,
+    checkClusterSharedMemoryRace,
     checkDivergentBarrier,
     checkWarpSyncMask,
     checkShuffleWidth,
@@ -135,6 +138,7 @@ constexpr RuleCheck kDataflowChecks[] = {
     checkScopeTooNarrow,
     checkBulkReadBeforeWait,
     checkWaitParityConstant,
+    checkDsmemExitWithoutClusterBarrier,
 };
 
 // Rules that run only when a setting turns them on (a RuleSetting with enabled = true): their
@@ -151,6 +155,7 @@ constexpr OptInRule kOptInRules[] = {{checkOccupancyCliff, "PRF002"}};
 constexpr OptInRule kSkippableRules[] = {{checkSharedMemoryRace, "RAC001"},
                                          {checkCrossCtaGlobalRace, "RAC002"},
                                          {checkMixedSizeAccess, "RAC003"},
+                                         {checkClusterSharedMemoryRace, "RAC004"},
                                          {checkDivergentBarrier, "SNC001"},
                                          {checkWarpSyncMask, "SNC002"},
                                          {checkShuffleWidth, "SNC003"},
@@ -164,7 +169,8 @@ constexpr OptInRule kSkippableRules[] = {{checkSharedMemoryRace, "RAC001"},
                                          {checkScopeTooNarrow, "SNC011"},
                                          {checkRedFenceAcquire, "SNC012"},
                                          {checkBulkReadBeforeWait, "SNC013"},
-                                         {checkWaitParityConstant, "SNC014"}};
+                                         {checkWaitParityConstant, "SNC014"},
+                                         {checkDsmemExitWithoutClusterBarrier, "SNC015"}};
 
 bool ruleRuns(RuleCheck check, const LintOptions& options) {
   for (const OptInRule& rule : kOptInRules) {

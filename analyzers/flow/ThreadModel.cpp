@@ -95,6 +95,13 @@ void ThreadModel::computeLaunch() {
   }
   // A two-dimensional block indexed as a tile is often 8 wide (8 x 8 DCT blocks).
   launch_.ntid = {readsWidth ? 64u : (readsY ? 8u : 16u), readsY ? 2u : 1u, readsZ ? 2u : 1u};
+  for (const auto& directive : function.directives) {
+    if (directive.name != ".reqnctapercluster" || directive.values.empty()) continue;
+    for (std::size_t d = 0; d < 3; ++d) {
+      std::uint64_t value = d < directive.values.size() ? directive.values[d] : 1;
+      launch_.cluster[d] = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(value, 1, 16));
+    }
+  }
   for (std::string_view name : {".reqntid", ".maxntid"}) {
     for (const HeaderDirective& directive : function.directives) {
       if (directive.name != name || directive.values.empty()) continue;
@@ -583,6 +590,15 @@ std::optional<std::uint64_t> ThreadModel::evaluateOperand(std::uint32_t instruct
       if (auto c = component("%ntid")) return launch_.ntid[*c];
       if (auto c = component("%ctaid")) return thread.ctaid[*c];
       if (auto c = component("%nctaid")) return launch_.nctaid[*c];
+      const auto& cluster = launch_.cluster;
+      if (auto c = component("%cluster_ctaid")) return thread.ctaid[*c] % cluster[*c];
+      if (auto c = component("%cluster_nctaid")) return cluster[*c];
+      if (auto c = component("%clusterid")) return thread.ctaid[*c] / cluster[*c];
+      if (name == "%cluster_ctarank") {
+        return thread.ctaid[0] % cluster[0] +
+               cluster[0] * (thread.ctaid[1] % cluster[1] + cluster[1] * (thread.ctaid[2] % cluster[2]));
+      }
+      if (name == "%cluster_nctarank") return cluster[0] * cluster[1] * cluster[2];
       if (name == "WARP_SZ") return 32;
       return std::nullopt;
     }
@@ -734,6 +750,13 @@ std::optional<std::uint64_t> ThreadModel::evaluateDefinition(std::uint32_t defin
     return finish(truncate(uniformValue(identity, seed), bits));
   }
   std::optional<std::uint64_t> a, b, c;
+  if (opcode == "mapa") {
+    // The address in the other CTA's shared memory, evaluated as the same offset: which CTA
+    // it reaches is the rank operand, which the race search reads itself.
+    a = source(1);
+    if (!a) return finish(std::nullopt);
+    return finish(truncate(*a, bits));
+  }
   if (opcode == "mov" || opcode == "cvta" || opcode == "cvt") {
     a = source(1);
     if (!a) return finish(std::nullopt);
@@ -863,6 +886,17 @@ std::optional<std::uint64_t> ThreadModel::evaluateDefinition(std::uint32_t defin
   return finish(std::nullopt);
 }
 
+bool ThreadModel::ordersCluster(std::uint32_t instruction) const {
+  if (barrierKindOf(instruction) != BarrierKind::Cta) return false;
+  const InstructionSite& site = module_.instructions[instruction];
+  std::string_view opcode = textOf(site.opcode);
+  if (site.isCall || (opcode != "bar" && opcode != "barrier")) return true;
+  for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
+    if (textOf(module_.modifiers[m]) == ".cluster") return true;
+  }
+  return false;  // bar.sync, barrier.sync, bar.red, bar.arrive: this CTA only.
+}
+
 std::optional<std::uint32_t> ThreadModel::countedBarrierId(std::uint32_t instruction) const {
   const InstructionSite& site = module_.instructions[instruction];
   std::string_view opcode = textOf(site.opcode);
@@ -903,6 +937,7 @@ std::vector<std::vector<std::uint32_t>> ThreadModel::barrierIntervals(const std:
   auto stops = [&](std::uint32_t instruction) {
     BarrierKind barrier = barrierKinds_[instruction - first_];
     if (!countedBarriersCut && counted[instruction - first_]) return false;
+    if (kind == BarrierKind::Cluster) return ordersCluster(instruction);
     return barrier != BarrierKind::None && (kind == BarrierKind::Warp || barrier == BarrierKind::Cta);
   };
   constexpr std::uint32_t kNoSlot = UINT32_MAX;
@@ -943,6 +978,7 @@ std::vector<std::vector<std::uint32_t>> ThreadModel::barrierIntervals(const std:
 bool ThreadModel::reachableWithout(std::uint32_t from, std::uint32_t to, BarrierKind kind) {
   const std::vector<BasicBlock>& blocks = flow_.blocks();
   auto stops = [&](std::uint32_t instruction) {
+    if (kind == BarrierKind::Cluster) return ordersCluster(instruction);
     BarrierKind barrier = barrierKindOf(instruction);
     if (kind == BarrierKind::None) return false;  // Program order only.
     return barrier != BarrierKind::None && (kind == BarrierKind::Warp || barrier == BarrierKind::Cta);

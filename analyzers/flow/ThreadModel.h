@@ -50,10 +50,16 @@ struct ThreadCoordinates {
 struct LaunchShape {
   std::array<std::uint32_t, 3> ntid{64, 1, 1};
   std::array<std::uint32_t, 3> nctaid{4, 1, 1};
+  // CTAs per cluster: .reqnctapercluster when declared, else 2 x 1 x 1 (the smallest cluster
+  // in which CTAs can reach each other's shared memory).
+  std::array<std::uint32_t, 3> cluster{2, 1, 1};
   bool declared = false;  // ntid comes from .reqntid/.maxntid.
 };
 
-enum class BarrierKind : std::uint8_t { None, Warp, Cta };
+// Cluster: what orders threads of different CTAs of a cluster (barrier.cluster, and the
+// operations the model cannot follow: mbarriers, fences, acquire/release, calls), not the
+// CTA barriers.
+enum class BarrierKind : std::uint8_t { None, Warp, Cta, Cluster };
 
 class ThreadModel {
  public:
@@ -103,6 +109,8 @@ class ThreadModel {
   // barrier instruction of the same number take part, so it orders no other thread. Its
   // number, kUnknownBarrierId when a register gives it; nullopt for any other instruction.
   static constexpr std::uint32_t kUnknownBarrierId = UINT32_MAX;
+  // Whether an instruction orders threads of different CTAs of a cluster (BarrierKind::Cluster).
+  bool ordersCluster(std::uint32_t instruction) const;
   std::optional<std::uint32_t> countedBarrierId(std::uint32_t instruction) const;
 
   // Whether the function reads %ctaid, %nctaid or %cluster_ctarank (is written for a grid of

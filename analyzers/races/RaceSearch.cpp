@@ -27,7 +27,7 @@ std::vector<flow::ThreadCoordinates> threadsOf(const flow::LaunchShape& launch, 
   std::uint32_t xs = std::min<std::uint32_t>(launch.ntid[0], 64);
   std::uint32_t ys = std::min<std::uint32_t>(launch.ntid[1], 2);
   std::uint32_t zs = std::min<std::uint32_t>(launch.ntid[2], 2);
-  std::uint32_t ctas = space == Space::Global ? 2 : 1;
+  std::uint32_t ctas = space == Space::Shared ? 1 : 2;
   for (std::uint32_t cta = 0; cta < ctas; ++cta) {
     for (std::uint32_t z = 0; z < zs; ++z) {
       for (std::uint32_t y = 0; y < ys; ++y) {
@@ -35,6 +35,12 @@ std::vector<flow::ThreadCoordinates> threadsOf(const flow::LaunchShape& launch, 
           flow::ThreadCoordinates t;
           t.tid = {x, y, z};
           t.ctaid = {cta & ctaDimensions & 1u, cta & (ctaDimensions >> 1) & 1u, cta & (ctaDimensions >> 2) & 1u};
+          if (space == Space::Cluster) {
+            // Two CTAs of the first cluster, along its first dimension of two or more.
+            std::size_t d = launch.cluster[0] >= 2 ? 0 : launch.cluster[1] >= 2 ? 1 : 2;
+            t.ctaid = {0, 0, 0};
+            t.ctaid[d] = cta;
+          }
           threads.push_back(t);
         }
       }
@@ -49,20 +55,78 @@ struct Table {
   std::vector<std::vector<std::optional<std::uint64_t>>> address;
 };
 
+// The rank of a thread's CTA in its cluster (%cluster_ctarank).
+std::uint64_t clusterRank(const flow::LaunchShape& launch, const flow::ThreadCoordinates& t) {
+  const auto& c = launch.cluster;
+  return t.ctaid[0] % c[0] + c[0] * (t.ctaid[1] % c[1] + c[1] * (t.ctaid[2] % c[2]));
+}
+
+// Whether two sorted lists of barrier intervals have one in common.
+bool shareInterval(const std::vector<std::uint32_t>& x, const std::vector<std::uint32_t>& y) {
+  std::size_t i = 0, j = 0;
+  while (i < x.size() && j < y.size()) {
+    if (x[i] == y[j]) return true;
+    (x[i] < y[j] ? i : j)++;
+  }
+  return false;
+}
+
 std::uint32_t warpOf(const flow::ThreadCoordinates& t, const flow::LaunchShape& launch) {
   return (t.tid[0] + launch.ntid[0] * (t.tid[1] + launch.ntid[1] * t.tid[2])) / 32;
 }
 
 }  // namespace
 
+std::optional<std::uint32_t> mapaFeeding(const RuleContext& context, flow::FunctionFlow& flow, std::uint32_t instruction,
+                                         const InstructionOperand& address) {
+  const Module& module = context.module;
+  auto base = flow.baseRegisterOf(address);
+  if (!base) return std::nullopt;
+  std::uint32_t at = instruction;
+  InstructionOperand current = *base;
+  for (int depth = 0; depth < 8; ++depth) {
+    auto reg = flow.registerOf(current);
+    if (!reg) return std::nullopt;
+    auto definitions = flow.reachingDefinitions(at, *reg);
+    if (definitions.size() != 1) return std::nullopt;
+    const flow::Definition& definition = flow.definitions()[definitions[0]];
+    const InstructionSite& site = module.instructions[definition.instruction];
+    std::string_view opcode = context.textOf(site.opcode);
+    if (opcode == "mapa") return definition.instruction;
+    if (opcode != "add" && opcode != "sub" && opcode != "mov" && opcode != "cvt" && opcode != "cvta") return std::nullopt;
+    // Follow the first register source (an addition's other operand is the offset).
+    std::optional<InstructionOperand> next;
+    for (std::uint32_t o = site.firstOperand + 1; o < site.firstOperand + site.operandCount && !next; ++o) {
+      if (module.operands[o].shape == OperandShape::Register) next = module.operands[o];
+    }
+    if (!next) return std::nullopt;
+    at = definition.instruction;
+    current = *next;
+  }
+  return std::nullopt;
+}
+
 std::vector<Access> accessesOf(const RuleContext& context, std::size_t function, Space space) {
   const Module& module = context.module;
   const FunctionInfo& info = module.functions[function];
   std::vector<Access> accesses;
+  flow::FunctionFlow* flow = space == Space::Cluster ? &context.flows.flowOfFunction(function) : nullptr;
   for (std::uint32_t i = info.firstInstruction; i < info.firstInstruction + info.instructionCount; ++i) {
     const InstructionSite& site = module.instructions[i];
     auto access = memoryAccessOf(context, site);
-    if (!access || !inSpace(access->view, space)) continue;
+    if (!access) continue;
+    std::uint32_t mapa = UINT32_MAX;
+    if (space == Space::Cluster) {
+      // The CTA's own shared memory, or any space reached through a mapa'd address.
+      const InstructionOperand& address = module.operands[site.firstOperand + access->addressIndex];
+      if (auto feeding = mapaFeeding(context, *flow, i, address)) {
+        mapa = *feeding;
+      } else if (!inSpace(access->view, Space::Shared)) {
+        continue;
+      }
+    } else if (!inSpace(access->view, space)) {
+      continue;
+    }
     auto size = accessSize(access->view);
     if (!size) continue;
     std::string_view opcode = context.textOf(site.opcode);
@@ -80,6 +144,7 @@ std::vector<Access> accessesOf(const RuleContext& context, std::size_t function,
     a.strong = access->view.has(".volatile") || access->view.has(".relaxed") || access->view.has(".acquire") ||
                access->view.has(".release") || access->view.has(".mmio");
     a.ctaScope = (a.strong || a.atomic) && access->view.has(".cta") && !access->view.has(".volatile");
+    a.mapa = mapa;
     accesses.push_back(a);
   }
   return accesses;
@@ -111,6 +176,18 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
         }
         if (!*executes) continue;
         auto value = model.evaluateAddress(accesses[a].instruction, address, threads[t], kSeeds[s]);
+        if (value && space == Space::Cluster) {
+          // Which CTA's shared memory: the rank the mapa names, or the thread's own.
+          std::optional<std::uint64_t> rank = clusterRank(launch, threads[t]);
+          if (accesses[a].mapa != UINT32_MAX) {
+            const InstructionSite& mapa = context.module.instructions[accesses[a].mapa];
+            rank = mapa.operandCount == 3 ? model.evaluate(accesses[a].mapa,
+                                                           context.module.operands[mapa.firstOperand + 2],
+                                                           threads[t], kSeeds[s])
+                                          : std::nullopt;
+          }
+          value = rank ? std::optional((*rank << 40) ^ (*value & 0xFFFFFFFFFFull)) : std::nullopt;
+        }
         if (!value) {
           table.known = false;
           break;
@@ -120,7 +197,12 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
     }
   }
   // The barrier intervals each access lies in, for CTA barriers and for any barrier.
-  std::vector<std::vector<std::uint32_t>> ctaIntervals, warpIntervals, fullIntervals;
+  std::vector<std::vector<std::uint32_t>> ctaIntervals, warpIntervals, fullIntervals, clusterIntervals;
+  if (space == Space::Cluster) {
+    std::vector<std::uint32_t> instructions;
+    for (const Access& access : accesses) instructions.push_back(access.instruction);
+    clusterIntervals = model.barrierIntervals(instructions, flow::BarrierKind::Cluster);
+  }
   std::vector<std::uint64_t> participation;  // Per thread, when the function has counted barriers.
   if (space == Space::Shared) {
     std::vector<std::uint32_t> instructions;
@@ -169,15 +251,12 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
       // instructions when one can follow the other with no barrier between. Threads of
       // different CTAs are never ordered by a CTA's barriers.
       bool differentWarpsOnly = false, countedOnly = false;
+      if (space == Space::Cluster) {
+        if (first.mapa == UINT32_MAX && second.mapa == UINT32_MAX) continue;  // Each CTA's own: RAC001.
+        if (a != b && !shareInterval(clusterIntervals[a], clusterIntervals[b])) continue;
+      }
       if (space == Space::Shared && a != b) {
-        auto share = [](const std::vector<std::uint32_t>& x, const std::vector<std::uint32_t>& y) {
-          std::size_t i = 0, j = 0;
-          while (i < x.size() && j < y.size()) {
-            if (x[i] == y[j]) return true;
-            (x[i] < y[j] ? i : j)++;
-          }
-          return false;
-        };
+        auto share = shareInterval;
         if (!share(ctaIntervals[a], ctaIntervals[b])) {
           // Only barriers with a thread count lie between them: a race for the threads that
           // take part in no common one.
@@ -206,6 +285,7 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
           // Across CTAs, only the same thread of two CTAs: whatever the block shape, each CTA
           // has it, so the collision does not rest on the model's guess of the shape.
           if (space == Space::Global && (p.ctaid == q.ctaid || p.tid != q.tid)) continue;
+          if (space == Space::Cluster && p.ctaid == q.ctaid) continue;  // Threads of one CTA: RAC001.
           if (differentWarpsOnly && warpOf(p, launch) == warpOf(q, launch)) continue;
           if (countedOnly && ((participation[t1] & participation[t2]) != 0 ||
                               ((participation[t1] | participation[t2]) >> 63) != 0)) {

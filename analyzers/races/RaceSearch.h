@@ -18,7 +18,10 @@
 
 namespace ptx::races {
 
-enum class Space : std::uint8_t { Shared, Global };
+// Cluster: shared memory as the CTAs of a cluster see it — each CTA's own accesses
+// (`.shared`) and the accesses it makes to another CTA's shared memory through an address
+// from `mapa`.
+enum class Space : std::uint8_t { Shared, Global, Cluster };
 
 struct Access {
   std::uint32_t instruction = 0;
@@ -30,6 +33,9 @@ struct Access {
   bool atomic = false;  // atom, red.
   bool strong = false;  // .volatile, .relaxed, .acquire, .release: morally strong with another strong one.
   bool ctaScope = false;  // A strong access or atomic whose scope is only the CTA (.cta).
+  // Space::Cluster, an access to another CTA's shared memory: the `mapa` its address comes
+  // from (the rank operand says which CTA); UINT32_MAX for the CTA's own shared memory.
+  std::uint32_t mapa = UINT32_MAX;
 };
 
 // Which pairs of accesses findRaces looks at.
@@ -53,9 +59,16 @@ struct Witness {
 std::vector<Access> accessesOf(const RuleContext& context, std::size_t function, Space space);
 
 // Races among `accesses` of one function: for shared memory between threads of one CTA in
-// one barrier interval; for global memory between threads of two different CTAs.
+// one barrier interval; for global memory between threads of two different CTAs; for
+// cluster shared memory between threads of two CTAs of one cluster, at least one of them
+// reaching into the other's shared memory, with no cluster barrier between.
 std::vector<Witness> findRaces(const RuleContext& context, std::size_t function, const std::vector<Access>& accesses,
                                Space space, Pairs pairs = Pairs::DataRaces);
+
+// The `mapa` instruction an access's address is computed from (through additions, moves and
+// conversions), if any.
+std::optional<std::uint32_t> mapaFeeding(const RuleContext& context, flow::FunctionFlow& flow, std::uint32_t instruction,
+                                         const InstructionOperand& address);
 
 // "thread (3, 0, 0)" or "thread 3"; with the CTA when `withCta`.
 std::string describeThread(const flow::ThreadCoordinates& thread, bool withCta);
