@@ -437,13 +437,19 @@ bool ThreadModel::conditionSplitsThreads(std::uint32_t block) {
   bool splits = true;
   for (std::uint64_t seed : {0x4242ull, 0x1717ull}) {
     bool seen[2] = {false, false};
+    std::size_t unknown = 0;
     for (const auto& tid : threads) {
       ThreadCoordinates thread;
       thread.tid = tid;
-      if (auto taken = branchTaken(block, thread, seed)) seen[*taken ? 1 : 0] = true;
+      if (auto taken = branchTaken(block, thread, seed)) {
+        seen[*taken ? 1 : 0] = true;
+      } else if (++unknown == 8 && !seen[0] && !seen[1]) {
+        break;  // The condition rests on something the model cannot evaluate: no proof.
+      }
       if (seen[0] && seen[1]) break;
     }
     splits = splits && seen[0] && seen[1];
+    if (!splits) break;  // Both seeds must split; the second need not be tried.
   }
   firstIteration_ = false;
   ++stamp_;

@@ -23,6 +23,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -122,6 +123,21 @@ class ThreadModel {
   // Which of %ctaid.x, .y, .z it reads (bits 0, 1, 2).
   std::uint8_t ctaDimensionsRead() const { return ctaDimensionsRead_; }
 
+  // A result several rules derive from this model for the same function (the race search's
+  // witnesses, which RAC001 and RAC003 both read), computed by the first that asks. The model
+  // keeps it without knowing its type: `fill` completes a default-built one when the slot is
+  // empty.
+  template <typename Result, typename Fill>
+  const Result& shared(std::uint32_t slot, Fill fill) {
+    if (auto it = sharedResults_.find(slot); it != sharedResults_.end()) {
+      return *static_cast<const Result*>(it->second.get());
+    }
+    auto result = std::make_shared<Result>();
+    fill(*result);
+    sharedResults_[slot] = result;
+    return *result;
+  }
+
  private:
   struct Edge {
     std::uint32_t branchBlock;  // A block ending in a conditional branch...
@@ -181,6 +197,7 @@ class ThreadModel {
   std::unordered_map<std::uint64_t, std::pair<RegisterKey, std::vector<std::uint32_t>>> reaching_;
   ThreadCoordinates memoThread_{};
   std::uint64_t memoSeed_ = 0;
+  std::unordered_map<std::uint32_t, std::shared_ptr<void>> sharedResults_;
 };
 
 }  // namespace ptx::flow

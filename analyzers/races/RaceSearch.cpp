@@ -77,8 +77,8 @@ std::uint32_t warpOf(const flow::ThreadCoordinates& t, const flow::LaunchShape& 
 
 }  // namespace
 
-std::optional<std::uint32_t> mapaFeeding(const RuleContext& context, flow::FunctionFlow& flow, std::uint32_t instruction,
-                                         const InstructionOperand& address) {
+std::optional<std::uint32_t> mapaFeeding(const RuleContext& context, flow::FunctionFlow& flow,
+                                         std::uint32_t instruction, const InstructionOperand& address) {
   const Module& module = context.module;
   auto base = flow.baseRegisterOf(address);
   if (!base) return std::nullopt;
@@ -93,7 +93,8 @@ std::optional<std::uint32_t> mapaFeeding(const RuleContext& context, flow::Funct
     const InstructionSite& site = module.instructions[definition.instruction];
     std::string_view opcode = context.textOf(site.opcode);
     if (opcode == "mapa") return definition.instruction;
-    if (opcode != "add" && opcode != "sub" && opcode != "mov" && opcode != "cvt" && opcode != "cvta") return std::nullopt;
+    if (opcode != "add" && opcode != "sub" && opcode != "mov" && opcode != "cvt" && opcode != "cvta")
+      return std::nullopt;
     // Follow the first register source (an addition's other operand is the offset).
     std::optional<InstructionOperand> next;
     for (std::uint32_t o = site.firstOperand + 1; o < site.firstOperand + site.operandCount && !next; ++o) {
@@ -181,10 +182,10 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
           std::optional<std::uint64_t> rank = clusterRank(launch, threads[t]);
           if (accesses[a].mapa != UINT32_MAX) {
             const InstructionSite& mapa = context.module.instructions[accesses[a].mapa];
-            rank = mapa.operandCount == 3 ? model.evaluate(accesses[a].mapa,
-                                                           context.module.operands[mapa.firstOperand + 2],
-                                                           threads[t], kSeeds[s])
-                                          : std::nullopt;
+            rank = mapa.operandCount == 3
+                       ? model.evaluate(accesses[a].mapa, context.module.operands[mapa.firstOperand + 2], threads[t],
+                                        kSeeds[s])
+                       : std::nullopt;
           }
           value = rank ? std::optional((*rank << 40) ^ (*value & 0xFFFFFFFFFFull)) : std::nullopt;
         }
@@ -287,8 +288,8 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
           if (space == Space::Global && (p.ctaid == q.ctaid || p.tid != q.tid)) continue;
           if (space == Space::Cluster && p.ctaid == q.ctaid) continue;  // Threads of one CTA: RAC001.
           if (differentWarpsOnly && warpOf(p, launch) == warpOf(q, launch)) continue;
-          if (countedOnly && ((participation[t1] & participation[t2]) != 0 ||
-                              ((participation[t1] | participation[t2]) >> 63) != 0)) {
+          if (countedOnly &&
+              ((participation[t1] & participation[t2]) != 0 || ((participation[t1] | participation[t2]) >> 63) != 0)) {
             continue;
           }
           // Threads of different rows meet through the row width the code assumes, which the
@@ -356,6 +357,24 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
     }
   }
   return witnesses;
+}
+
+const SharedMemoryRaces& sharedMemoryRaces(const RuleContext& context, std::size_t function) {
+  constexpr std::uint32_t kSharedMemoryRacesSlot = 1;
+  // Functions that touch no shared memory need no thread model.
+  static const SharedMemoryRaces kNone;
+  const FunctionInfo& info = context.module.functions[function];
+  bool any = false;
+  for (std::uint32_t i = info.firstInstruction; i < info.firstInstruction + info.instructionCount && !any; ++i) {
+    auto access = memoryAccessOf(context, context.module.instructions[i]);
+    any = access && inSpace(access->view, Space::Shared);
+  }
+  if (!any) return kNone;
+  flow::ThreadModel& model = context.flows.threadsOfFunction(function);
+  return model.shared<SharedMemoryRaces>(kSharedMemoryRacesSlot, [&](SharedMemoryRaces& races) {
+    races.accesses = accessesOf(context, function, Space::Shared);
+    races.witnesses = findRaces(context, function, races.accesses, Space::Shared);
+  });
 }
 
 std::string describeThread(const flow::ThreadCoordinates& thread, bool withCta) {

@@ -30,8 +30,8 @@ struct Access {
   std::uint64_t size = 0;
   bool writes = false;
   bool reads = false;
-  bool atomic = false;  // atom, red.
-  bool strong = false;  // .volatile, .relaxed, .acquire, .release: morally strong with another strong one.
+  bool atomic = false;    // atom, red.
+  bool strong = false;    // .volatile, .relaxed, .acquire, .release: morally strong with another strong one.
   bool ctaScope = false;  // A strong access or atomic whose scope is only the CTA (.cta).
   // Space::Cluster, an access to another CTA's shared memory: the `mapa` its address comes
   // from (the rank operand says which CTA); UINT32_MAX for the CTA's own shared memory.
@@ -40,8 +40,8 @@ struct Access {
 
 // Which pairs of accesses findRaces looks at.
 enum class Pairs : std::uint8_t {
-  DataRaces,   // Not both atomic or strong: data races (RAC001-RAC003).
-  NarrowScope, // Both atomic or strong, at least one only of CTA scope (SNC011).
+  DataRaces,      // Not both atomic or strong: data races (RAC001-RAC003).
+  NarrowScope,    // Both atomic or strong, at least one only of CTA scope (SNC011).
   Synchronizing,  // Both atomic or strong, any scope: the flags and counters CTAs share.
 };
 
@@ -67,8 +67,19 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
 
 // The `mapa` instruction an access's address is computed from (through additions, moves and
 // conversions), if any.
-std::optional<std::uint32_t> mapaFeeding(const RuleContext& context, flow::FunctionFlow& flow, std::uint32_t instruction,
-                                         const InstructionOperand& address);
+std::optional<std::uint32_t> mapaFeeding(const RuleContext& context, flow::FunctionFlow& flow,
+                                         std::uint32_t instruction, const InstructionOperand& address);
+
+// The shared-memory accesses of a function and their data races (findRaces with
+// Space::Shared), computed once per function for the rules that read them (RAC001, RAC003).
+struct SharedMemoryRaces {
+  std::vector<Access> accesses;
+  std::vector<Witness> witnesses;  // Pointing into `accesses`.
+  SharedMemoryRaces() = default;
+  SharedMemoryRaces(const SharedMemoryRaces&) = delete;
+  SharedMemoryRaces& operator=(const SharedMemoryRaces&) = delete;
+};
+const SharedMemoryRaces& sharedMemoryRaces(const RuleContext& context, std::size_t function);
 
 // "thread (3, 0, 0)" or "thread 3"; with the CTA when `withCta`.
 std::string describeThread(const flow::ThreadCoordinates& thread, bool withCta);

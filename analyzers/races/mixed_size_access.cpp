@@ -37,8 +37,9 @@ void checkMixedSizeAccess(const RuleContext& context) {
     bool sizesDiffer = false;
     for (const races::Access& access : accesses) sizesDiffer = sizesDiffer || access.size != accesses.front().size;
     if (!sizesDiffer) continue;
+    const races::SharedMemoryRaces& search = races::sharedMemoryRaces(context, f);
     std::set<std::uint32_t> reported;
-    for (const races::Witness& w : races::findRaces(context, f, accesses, races::Space::Shared)) {
+    for (const races::Witness& w : search.witnesses) {
       if (!w.partial || w.first->size == w.second->size) continue;
       for (int side = 0; side < 2; ++side) {
         const races::Access& here = side == 0 ? *w.first : *w.second;

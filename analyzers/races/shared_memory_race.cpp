@@ -42,10 +42,9 @@ void checkSharedMemoryRace(const RuleContext& context) {
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const FunctionInfo& function = module.functions[f];
     if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
-    std::vector<races::Access> accesses = races::accessesOf(context, f, races::Space::Shared);
-    if (accesses.empty()) continue;
+    const races::SharedMemoryRaces& search = races::sharedMemoryRaces(context, f);
     std::set<std::uint32_t> reported;
-    for (const races::Witness& w : races::findRaces(context, f, accesses, races::Space::Shared)) {
+    for (const races::Witness& w : search.witnesses) {
       if (w.first->size != w.second->size) continue;  // RAC003.
       auto describe = [](const races::Access& access) {
         return std::string(access.atomic ? "atomic" : access.writes ? "store" : "load");

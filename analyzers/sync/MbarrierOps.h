@@ -33,9 +33,9 @@ struct MbarrierOp {
   std::uint32_t barrier = 0;  // Index into Module::operands: the `[bar]` address operand.
   // Arrive with .expect_tx, ExpectTx, CompleteTx (explicit): the byte count operand.
   std::optional<std::uint32_t> txCount;
-  bool arrives = false;   // Counts an arrival (arrive, arrive.expect_tx, arrive_drop, cp.async.mbarrier.arrive).
-  bool expects = false;   // Raises the expected transaction count (arrive.expect_tx, expect_tx).
-  bool parity = false;    // Wait: the last operand is a phase parity, not a state token.
+  bool arrives = false;  // Counts an arrival (arrive, arrive.expect_tx, arrive_drop, cp.async.mbarrier.arrive).
+  bool expects = false;  // Raises the expected transaction count (arrive.expect_tx, expect_tx).
+  bool parity = false;   // Wait: the last operand is a phase parity, not a state token.
   std::optional<std::uint32_t> waitOperand;  // Wait: the state or parity operand.
   // A bulk copy (CompleteTx): its destination address operand, and its size operand when
   // the copy spells one (not for tensor copies, whose box is in the tensor map).

@@ -79,7 +79,9 @@ void checkBulkReadBeforeWait(const RuleContext& context) {
     }
     if (!any) continue;
     flow::FunctionFlow& flow = context.flows.flowOfFunction(f);
-    auto symbolAt = [&](std::uint32_t i, std::uint32_t operand) { return flow.addressOf(i, module.operands[operand]).base; };
+    auto symbolAt = [&](std::uint32_t i, std::uint32_t operand) {
+      return flow.addressOf(i, module.operands[operand]).base;
+    };
     // The shared variables an instruction reads or writes as data (not as a barrier): a load
     // or store's address, a wgmma's descriptors.
     auto accessedSymbols = [&](std::uint32_t i) {
@@ -130,12 +132,12 @@ void checkBulkReadBeforeWait(const RuleContext& context) {
           for (const PendingCopy& copy : before.pending) {
             if (!accessed.contains(copy.destination) || before.waited.contains(copy.barrier)) continue;
             reported[i - function.firstInstruction] = true;
-            context.report("SNC013", Category::Sync, module.instructions[i].statement,
-                           concat({"'", module.symbols[copy.destination].name,
-                                   "' is accessed here while a bulk copy into it may still be in flight: no wait on '",
-                                   module.symbols[copy.barrier].name,
-                                   "', the barrier the copy completes on, comes between them"}),
-                           {{module.instructions[copy.copy].statement, "the bulk copy"}});
+            context.report(
+                "SNC013", Category::Sync, module.instructions[i].statement,
+                concat({"'", module.symbols[copy.destination].name,
+                        "' is accessed here while a bulk copy into it may still be in flight: no wait on '",
+                        module.symbols[copy.barrier].name, "', the barrier the copy completes on, comes between them"}),
+                {{module.instructions[copy.copy].statement, "the bulk copy"}});
             context.out.back().severity = Severity::Warning;
             return;
           }

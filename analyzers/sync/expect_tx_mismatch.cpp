@@ -164,8 +164,8 @@ void checkExpectTxMismatch(const RuleContext& context) {
           context.report(
               "SNC009", Category::Sync, module.instructions[ledger.firstExpect].statement,
               concat({"'", module.symbols[barrier].name, "' is told to expect ", std::to_string(ledger.expected),
-                      " bytes, but the copies completing on it before this wait bring ",
-                      std::to_string(ledger.copied), ": ",
+                      " bytes, but the copies completing on it before this wait bring ", std::to_string(ledger.copied),
+                      ": ",
                       tooMany ? "the phase never completes and the wait spins forever"
                               : "the phase can complete while bytes are still arriving"}),
               {{module.instructions[i].statement, "the wait"}});

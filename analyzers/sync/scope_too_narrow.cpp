@@ -65,11 +65,12 @@ void checkCtaFences(const RuleContext& context, std::size_t f, const std::vector
   for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
     const InstructionSite& site = module.instructions[i];
     FenceScope scope = fenceScopeOf(context, site);
-    if (scope == FenceScope::Wider || site.isCall) return;  // A wider fence (or a callee's) may be the one that publishes.
+    if (scope == FenceScope::Wider || site.isCall)
+      return;  // A wider fence (or a callee's) may be the one that publishes.
     if (scope == FenceScope::Cta) fences.push_back(i);
     auto access = memoryAccessOf(context, site);
-    if (access && context.textOf(site.opcode) == "st" && access->view.has(".global") && !access->view.has(".volatile") &&
-        !access->view.has(".relaxed") && !access->view.has(".release")) {
+    if (access && context.textOf(site.opcode) == "st" && access->view.has(".global") &&
+        !access->view.has(".volatile") && !access->view.has(".relaxed") && !access->view.has(".release")) {
       stores.push_back(i);
     }
   }
@@ -94,7 +95,8 @@ void checkCtaFences(const RuleContext& context, std::size_t f, const std::vector
   flow::ThreadModel& model = context.flows.threadsOfFunction(f);
   for (std::uint32_t fence : fences) {
     bool afterStore = false;
-    for (std::uint32_t store : stores) afterStore = afterStore || model.reachableWithout(store, fence, flow::BarrierKind::None);
+    for (std::uint32_t store : stores)
+      afterStore = afterStore || model.reachableWithout(store, fence, flow::BarrierKind::None);
     if (!afterStore) continue;
     for (std::uint32_t access : shared) {
       if (!model.reachableWithout(fence, access, flow::BarrierKind::None)) continue;
@@ -117,6 +119,16 @@ void checkScopeTooNarrow(const RuleContext& context) {
     const FunctionInfo& function = module.functions[f];
     if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
     if (!module.symbols[function.symbol].isEntry) continue;
+    // Nothing to check unless some instruction spells `.cta` (a scope): a quick scan first.
+    bool spellsCta = false;
+    for (std::uint32_t i = function.firstInstruction;
+         i < function.firstInstruction + function.instructionCount && !spellsCta; ++i) {
+      const InstructionSite& site = module.instructions[i];
+      for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount && !spellsCta; ++m) {
+        spellsCta = context.textOf(module.modifiers[m]) == ".cta";
+      }
+    }
+    if (!spellsCta) continue;
     std::vector<races::Access> accesses = races::accessesOf(context, f, races::Space::Global);
     bool anyNarrow = false, anyCtaFence = false;
     for (const races::Access& access : accesses) anyNarrow = anyNarrow || access.ctaScope;
