@@ -8,6 +8,7 @@
 #include "TestSupport.h"
 #include "flow/ConstantExpression.h"
 #include "flow/FunctionFlow.h"
+#include "flow/ThreadModel.h"
 #include "model/Module.h"
 
 using namespace ptx;
@@ -236,4 +237,61 @@ $LOOP:
   AbstractValue looped = f.address("st.shared.v2", 0);
   CHECK(f.nameOf(looped.base) == "buf");
   CHECK(looped.bits.guaranteedAlignment() == 16);
+}
+
+TEST_CASE("Thread model: barriers with thread counts and cluster coordinates through mapa", "[flow][races]") {
+  Flowing f(R"(.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry k()
+.explicitcluster
+.reqnctapercluster 4, 1, 1
+{
+  .reg .b32 %r<12>;
+  .reg .pred %p<2>;
+  .shared .align 4 .b8 box[256];
+  mov.u32 %r1, %cluster_ctarank;
+  mov.u32 %r2, %clusterid.x;
+  xor.b32 %r3, %r1, 1;
+  mov.u32 %r4, box;
+  mapa.shared::cluster.u32 %r5, %r4, %r3;
+  bar.sync 0;
+  bar.sync 1, 64;
+  bar.arrive 2, 64;
+  bar.red.popc.u32 %r6, 3, 64, %p1;
+  bar.red.popc.u32 %r7, 0, %p1;
+  barrier.sync %r1, 64;
+  barrier.cluster.arrive;
+  st.shared.u32 [%r5], %r1;
+  ret;
+}
+)");
+  ThreadModel model(f.text, f.module, *f.flow);
+  CHECK(model.launch().cluster == std::array<std::uint32_t, 3>{4, 1, 1});
+  // Only barriers with a thread count take part by number; a register number is unknown.
+  CHECK_FALSE(model.countedBarrierId(f.instruction("bar.sync 0;")).has_value());
+  CHECK(model.countedBarrierId(f.instruction("bar.sync 1, 64;")) == 1u);
+  CHECK(model.countedBarrierId(f.instruction("bar.arrive 2, 64;")) == 2u);
+  CHECK(model.countedBarrierId(f.instruction("bar.red.popc.u32 %r6, 3")) == 3u);
+  CHECK_FALSE(model.countedBarrierId(f.instruction("bar.red.popc.u32 %r7, 0")).has_value());
+  CHECK(model.countedBarrierId(f.instruction("barrier.sync %r1")) == ThreadModel::kUnknownBarrierId);
+  // CTA barriers do not order threads of different CTAs; cluster barriers do.
+  CHECK_FALSE(model.ordersCluster(f.instruction("bar.sync 0;")));
+  CHECK(model.ordersCluster(f.instruction("barrier.cluster.arrive;")));
+  // CTA 5 of a grid of 4-CTA clusters is rank 1 of cluster 1; mapa keeps the offset.
+  ThreadCoordinates thread;
+  thread.ctaid = {5, 0, 0};
+  std::uint32_t store = f.instruction("st.shared.u32");
+  const InstructionSite& site = f.module.instructions[store];
+  const InstructionOperand& value = f.module.operands[site.firstOperand + 1];
+  CHECK(model.evaluate(store, value, thread, 1) == 1u);
+  std::uint32_t mapa = f.instruction("mapa.shared::cluster");
+  CHECK(model.evaluate(mapa, f.module.operands[f.module.instructions[mapa].firstOperand + 2], thread, 1) == 0u);
+  auto local = model.evaluate(mapa, f.module.operands[f.module.instructions[mapa].firstOperand + 1], thread, 7);
+  auto remote = model.evaluateAddress(store, f.module.operands[site.firstOperand], thread, 7);
+  REQUIRE(local);
+  CHECK(remote == local);
+  std::uint32_t clusterId = f.instruction("mov.u32 %r2");
+  CHECK(model.evaluate(clusterId, f.module.operands[f.module.instructions[clusterId].firstOperand + 1], thread, 1) ==
+        1u);
 }
