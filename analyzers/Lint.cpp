@@ -44,101 +44,78 @@ void finishWithSuppressions(std::string_view text, LintResult& result, const Lin
 
 using RuleCheck = void (*)(const RuleContext&);
 
+// How the pipeline runs one rule's check.
+struct RuleEntry {
+  RuleCheck check;
+  // Reads the dataflow layer (context.flows). Those rules share one FlowCache, so a
+  // function's CFG, reaching definitions and values are built once for all of them.
+  bool dataflow = false;
+  // The one code the check reports, when the check costs enough to skip while that code is
+  // turned off (the thread-model rules); the other rules run and their findings are filtered.
+  std::string_view skippableCode = {};
+};
+constexpr bool kDataflow = true;
+
 // Every rule, in the order their diagnostics are collected (the order is part of the
 // result: equal positions keep it through the sort below).
-constexpr RuleCheck kRuleChecks[] = {
-    checkModuleHeader,
-    checkAddressSize,
-    checkUnknownOpcode,
-    checkRequiresNewerPtx,
-    checkRequiresNewerTarget,
-    checkUnknownModifier,
-    checkModifierCombination,
-    checkOperandCount,
-    checkOperandKind,
-    checkOperandType,
-    checkSubwordRegister,
-    checkVectorTypeOrder,
-    checkUndeclaredSymbol,
-    checkDuplicateDeclaration,
-    checkUndefinedLabel,
-    checkUndeclaredFunction,
-    checkParameterAlignment,
-    checkNarrowRegisterParameter,
-    checkCallPrototypeMismatch,
-    checkConstantArgumentRange,
-    checkArgumentScope,
-    checkParameterDirection,
-    checkPointerAttribute,
-    checkUnsizedParameterPosition,
-    checkSystemCallPrototype,
-    checkMbarrierAlignment,
-    checkBulkCopyAlignment,
-    checkTensorCopySharedAlignment,
-    checkTensorMapPlacement,
-    checkAccessAlignment,
-    checkCpAsyncSize,
-    checkConstantOffsetOutOfBounds,
-    checkCallSequenceInterrupted,
-    checkPredicatedParameterTransfer,
-    checkMatrixDescriptorSwizzle,
-    checkTensorMapReplaceValue,
-    checkRegisterSpill,
-    checkOccupancyCliff,
-    checkSharedMemoryRace,
-    checkCrossCtaGlobalRace,
-    checkMixedSizeAccess,
-    checkClusterSharedMemoryRace,
-    checkDivergentBarrier,
-    checkWarpSyncMask,
-    checkShuffleWidth,
-    checkAsyncCopyReadBeforeWait,
-    checkWeakSpinLoop,
-    checkRedFenceAcquire,
-    checkAsyncProxyFence,
-    checkBulkStoreWait,
-    checkMbarrierInitVisibility,
-    checkWgmmaAccumulatorAccess,
-    checkExpectTxMismatch,
-    checkScopeTooNarrow,
-    checkBulkReadBeforeWait,
-    checkWaitParityConstant,
-    checkDsmemExitWithoutClusterBarrier,
-};
-
-// The rules that read the dataflow layer (context.flows). They share one FlowCache, so a
-// function's CFG, reaching definitions and values are built once for all of them.
-constexpr RuleCheck kDataflowChecks[] = {
-    checkMbarrierAlignment,
-    checkBulkCopyAlignment,
-    checkTensorCopySharedAlignment,
-    checkTensorMapPlacement,
-    checkAccessAlignment,
-    checkCpAsyncSize,
-    checkConstantOffsetOutOfBounds,
-    checkMatrixDescriptorSwizzle,
-    checkTensorMapReplaceValue,
-    checkRegisterSpill,
-    checkOccupancyCliff,
-    checkSharedMemoryRace,
-    checkCrossCtaGlobalRace,
-    checkMixedSizeAccess,
-    checkClusterSharedMemoryRace,
-    checkDivergentBarrier,
-    checkWarpSyncMask,
-    checkShuffleWidth,
-    checkAsyncCopyReadBeforeWait,
-    checkWeakSpinLoop,
-    checkRedFenceAcquire,
-    checkAsyncProxyFence,
-    checkBulkStoreWait,
-    checkMbarrierInitVisibility,
-    checkWgmmaAccumulatorAccess,
-    checkExpectTxMismatch,
-    checkScopeTooNarrow,
-    checkBulkReadBeforeWait,
-    checkWaitParityConstant,
-    checkDsmemExitWithoutClusterBarrier,
+constexpr RuleEntry kRules[] = {
+    {checkModuleHeader},
+    {checkAddressSize},
+    {checkUnknownOpcode},
+    {checkRequiresNewerPtx},
+    {checkRequiresNewerTarget},
+    {checkUnknownModifier},
+    {checkModifierCombination},
+    {checkOperandCount},
+    {checkOperandKind},
+    {checkOperandType},
+    {checkSubwordRegister},
+    {checkVectorTypeOrder},
+    {checkUndeclaredSymbol},
+    {checkDuplicateDeclaration},
+    {checkUndefinedLabel},
+    {checkUndeclaredFunction},
+    {checkParameterAlignment},
+    {checkNarrowRegisterParameter},
+    {checkCallPrototypeMismatch},
+    {checkConstantArgumentRange},
+    {checkArgumentScope},
+    {checkParameterDirection},
+    {checkPointerAttribute},
+    {checkUnsizedParameterPosition},
+    {checkSystemCallPrototype},
+    {checkMbarrierAlignment, kDataflow},
+    {checkBulkCopyAlignment, kDataflow},
+    {checkTensorCopySharedAlignment, kDataflow},
+    {checkTensorMapPlacement, kDataflow},
+    {checkAccessAlignment, kDataflow},
+    {checkCpAsyncSize, kDataflow},
+    {checkConstantOffsetOutOfBounds, kDataflow},
+    {checkCallSequenceInterrupted},
+    {checkPredicatedParameterTransfer},
+    {checkMatrixDescriptorSwizzle, kDataflow},
+    {checkTensorMapReplaceValue, kDataflow},
+    {checkRegisterSpill, kDataflow},
+    {checkOccupancyCliff, kDataflow},
+    {checkSharedMemoryRace, kDataflow, "RAC001"},
+    {checkCrossCtaGlobalRace, kDataflow, "RAC002"},
+    {checkMixedSizeAccess, kDataflow, "RAC003"},
+    {checkClusterSharedMemoryRace, kDataflow, "RAC004"},
+    {checkDivergentBarrier, kDataflow, "SNC001"},
+    {checkWarpSyncMask, kDataflow, "SNC002"},
+    {checkShuffleWidth, kDataflow, "SNC003"},
+    {checkAsyncCopyReadBeforeWait, kDataflow, "SNC006"},
+    {checkWeakSpinLoop, kDataflow, "SNC010"},
+    {checkRedFenceAcquire, kDataflow, "SNC012"},
+    {checkAsyncProxyFence, kDataflow, "SNC004"},
+    {checkBulkStoreWait, kDataflow, "SNC007"},
+    {checkMbarrierInitVisibility, kDataflow, "SNC005"},
+    {checkWgmmaAccumulatorAccess, kDataflow, "SNC008"},
+    {checkExpectTxMismatch, kDataflow, "SNC009"},
+    {checkScopeTooNarrow, kDataflow, "SNC011"},
+    {checkBulkReadBeforeWait, kDataflow, "SNC013"},
+    {checkWaitParityConstant, kDataflow, "SNC014"},
+    {checkDsmemExitWithoutClusterBarrier, kDataflow, "SNC015"},
 };
 
 // Rules that run only when a setting turns them on (a RuleSetting with enabled = true): their
@@ -150,59 +127,32 @@ struct OptInRule {
 };
 constexpr OptInRule kOptInRules[] = {{checkOccupancyCliff, "PRF002"}};
 
-// Rules whose check reports one code and costs enough to skip when that code is turned off
-// (the thread-model rules); the others run and their findings are filtered.
-constexpr OptInRule kSkippableRules[] = {{checkSharedMemoryRace, "RAC001"},
-                                         {checkCrossCtaGlobalRace, "RAC002"},
-                                         {checkMixedSizeAccess, "RAC003"},
-                                         {checkClusterSharedMemoryRace, "RAC004"},
-                                         {checkDivergentBarrier, "SNC001"},
-                                         {checkWarpSyncMask, "SNC002"},
-                                         {checkShuffleWidth, "SNC003"},
-                                         {checkAsyncProxyFence, "SNC004"},
-                                         {checkMbarrierInitVisibility, "SNC005"},
-                                         {checkAsyncCopyReadBeforeWait, "SNC006"},
-                                         {checkBulkStoreWait, "SNC007"},
-                                         {checkWgmmaAccumulatorAccess, "SNC008"},
-                                         {checkExpectTxMismatch, "SNC009"},
-                                         {checkWeakSpinLoop, "SNC010"},
-                                         {checkScopeTooNarrow, "SNC011"},
-                                         {checkRedFenceAcquire, "SNC012"},
-                                         {checkBulkReadBeforeWait, "SNC013"},
-                                         {checkWaitParityConstant, "SNC014"},
-                                         {checkDsmemExitWithoutClusterBarrier, "SNC015"}};
-
-bool ruleRuns(RuleCheck check, const LintOptions& options) {
-  for (const OptInRule& rule : kOptInRules) {
-    if (rule.check != check) continue;
-    auto it = options.rules.find(rule.code);
+bool ruleRuns(const RuleEntry& rule, const LintOptions& options) {
+  for (const OptInRule& optIn : kOptInRules) {
+    if (optIn.check != rule.check) continue;
+    auto it = options.rules.find(optIn.code);
     return it != options.rules.end() && it->second.enabled;
   }
-  for (const OptInRule& rule : kSkippableRules) {
-    if (rule.check != check) continue;
-    auto it = options.rules.find(rule.code);
+  if (!rule.skippableCode.empty()) {
+    auto it = options.rules.find(rule.skippableCode);
     return it == options.rules.end() || it->second.enabled;
   }
   return true;
 }
 
-bool usesDataflow(RuleCheck check) {
-  return std::find(std::begin(kDataflowChecks), std::end(kDataflowChecks), check) != std::end(kDataflowChecks);
-}
-
 // The rules side by side: each writes its own list, and the lists are appended in
-// kRuleChecks order, which is what running them one after the other into one list gives.
+// kRules order, which is what running them one after the other into one list gives.
 // The dataflow rules run one after the other in a single task that shares one FlowCache
 // (a FunctionFlow memoizes as it answers, so it is not shared across threads).
 void runRulesInParallel(std::string_view text, const LintResult& result, const InstructionShapes& shapes,
                         std::vector<Diagnostic>& out, unsigned threads, const LintOptions& options) {
-  constexpr std::size_t kCount = std::size(kRuleChecks);
+  constexpr std::size_t kCount = std::size(kRules);
   std::vector<std::vector<Diagnostic>> found(kCount);
   std::vector<std::size_t> independent;
   std::vector<std::size_t> dataflow;
   for (std::size_t rule = 0; rule < kCount; ++rule) {
-    if (!ruleRuns(kRuleChecks[rule], options)) continue;
-    (usesDataflow(kRuleChecks[rule]) ? dataflow : independent).push_back(rule);
+    if (!ruleRuns(kRules[rule], options)) continue;
+    (kRules[rule].dataflow ? dataflow : independent).push_back(rule);
   }
   // Task 0, the longest, is the dataflow group; then the others.
   parallelFor(independent.size() + 1, threads, [&](std::size_t task) {
@@ -210,13 +160,13 @@ void runRulesInParallel(std::string_view text, const LintResult& result, const I
     if (task == 0) {
       for (std::size_t rule : dataflow) {
         RuleContext context{text, result.tree, result.module, shapes, found[rule], flows};
-        kRuleChecks[rule](context);
+        kRules[rule].check(context);
       }
       return;
     }
     std::size_t rule = independent[task - 1];
     RuleContext context{text, result.tree, result.module, shapes, found[rule], flows};
-    kRuleChecks[rule](context);
+    kRules[rule].check(context);
   });
   for (std::vector<Diagnostic>& list : found) std::move(list.begin(), list.end(), std::back_inserter(out));
 }
@@ -254,8 +204,8 @@ LintResult runPipeline(std::string_view text, SyntaxTree tree, const LintOptions
     InstructionShapes shapes = checkInstructionShapes(text, result.module);
     flow::FlowCache flows(text, result.module);
     RuleContext context{text, result.tree, result.module, shapes, result.diagnostics, flows};
-    for (RuleCheck check : kRuleChecks) {
-      if (ruleRuns(check, options)) check(context);
+    for (const RuleEntry& rule : kRules) {
+      if (ruleRuns(rule, options)) rule.check(context);
     }
   }
   applyRuleSettings(result.diagnostics, options);

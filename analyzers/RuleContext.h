@@ -27,9 +27,7 @@ struct RuleContext {
   // and shared by every rule of this run.
   flow::FlowCache& flows;
 
-  std::string_view textOf(ByteRange range) const {
-    return text.substr(range.begin, range.end - range.begin);
-  }
+  std::string_view textOf(ByteRange range) const { return text.substr(range.begin, range.end - range.begin); }
 
   void report(std::string_view rule, Category category, ByteRange range, std::string message,
               std::vector<RelatedInformation> related = {}) const {
@@ -75,7 +73,8 @@ inline ScopeId innermostScopeAt(const Module& module, std::uint32_t offset) {
     (module.scopes[middle].range.begin <= offset ? low : high) = middle;
   }
   ScopeId scope = static_cast<ScopeId>(low);
-  while (scope != kNoScope && !(module.scopes[scope].range.begin <= offset && offset < module.scopes[scope].range.end)) {
+  while (scope != kNoScope &&
+         !(module.scopes[scope].range.begin <= offset && offset < module.scopes[scope].range.end)) {
     scope = module.scopes[scope].parent;
   }
   return scope == kNoScope ? 0 : scope;
@@ -85,6 +84,22 @@ inline ScopeId innermostScopeAt(const Module& module, std::uint32_t offset) {
 inline bool scopeEncloses(const Module& module, ScopeId outer, ScopeId inner) {
   for (ScopeId s = inner; s != kNoScope; s = module.scopes[s].parent) {
     if (s == outer) return true;
+  }
+  return false;
+}
+
+// Whether a function has a body the dataflow rules analyze: instructions, and no syntax
+// errors that would leave its control flow in doubt.
+inline bool hasAnalyzableBody(const FunctionInfo& function) {
+  return function.bodyScope != kNoScope && function.instructionCount != 0 && !function.hasSyntaxErrors;
+}
+
+// Whether some instruction of the function passes `test` (a quick scan before a rule builds
+// the dataflow it needs only for functions that have something to check).
+template <typename Test>
+bool anyInstructionOf(const Module& module, const FunctionInfo& function, Test test) {
+  for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
+    if (test(module.instructions[i])) return true;
   }
   return false;
 }

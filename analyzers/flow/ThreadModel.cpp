@@ -419,6 +419,36 @@ bool ThreadModel::dominates(std::uint32_t a, std::uint32_t b) const {
 // threads going different ways. The divergence analysis keeps every thread-dependent branch
 // as varying (a path condition is then evaluated per thread, which is right either way); the
 // barrier rule reports only branches shown to split.
+const std::vector<NaturalLoop>& ThreadModel::naturalLoops() {
+  if (loops_) return *loops_;
+  loops_.emplace();
+  const std::vector<BasicBlock>& blocks = flow_.blocks();
+  for (std::uint32_t latch = 0; latch < blocks.size(); ++latch) {
+    for (std::uint32_t head : blocks[latch].successors) {
+      if (!dominates(head, latch)) continue;
+      NaturalLoop loop{head, latch, std::vector<bool>(blocks.size(), false)};
+      loop.body[head] = true;
+      std::vector<std::uint32_t> pending{latch};
+      while (!pending.empty()) {
+        std::uint32_t b = pending.back();
+        pending.pop_back();
+        if (loop.body[b]) continue;
+        loop.body[b] = true;
+        for (std::uint32_t p : blocks[b].predecessors) pending.push_back(p);
+      }
+      loops_->push_back(std::move(loop));
+    }
+  }
+  return *loops_;
+}
+
+bool ThreadModel::definedInLoop(const NaturalLoop& loop, std::uint32_t instruction, RegisterKey reg) {
+  for (std::uint32_t d : flow_.reachingDefinitions(instruction, reg)) {
+    if (loop.body[flow_.blockOf(flow_.definitions()[d].instruction)]) return true;
+  }
+  return false;
+}
+
 bool ThreadModel::conditionSplitsThreads(std::uint32_t block) {
   if (splits_[block] >= 0) return splits_[block] == 1;
   firstIteration_ = true;
@@ -892,6 +922,11 @@ std::optional<std::uint64_t> ThreadModel::evaluateDefinition(std::uint32_t defin
   return finish(std::nullopt);
 }
 
+bool ThreadModel::cuts(std::uint32_t instruction, BarrierKind barrier, BarrierKind kind) const {
+  if (kind == BarrierKind::Cluster) return ordersCluster(instruction);
+  return barrier != BarrierKind::None && (kind == BarrierKind::Warp || barrier == BarrierKind::Cta);
+}
+
 bool ThreadModel::ordersCluster(std::uint32_t instruction) const {
   if (barrierKindOf(instruction) != BarrierKind::Cta) return false;
   const InstructionSite& site = module_.instructions[instruction];
@@ -941,10 +976,8 @@ std::vector<std::vector<std::uint32_t>> ThreadModel::barrierIntervals(const std:
     for (std::uint32_t i = first_; i < end; ++i) counted[i - first_] = countedBarrierId(i).has_value();
   }
   auto stops = [&](std::uint32_t instruction) {
-    BarrierKind barrier = barrierKinds_[instruction - first_];
     if (!countedBarriersCut && counted[instruction - first_]) return false;
-    if (kind == BarrierKind::Cluster) return ordersCluster(instruction);
-    return barrier != BarrierKind::None && (kind == BarrierKind::Warp || barrier == BarrierKind::Cta);
+    return cuts(instruction, barrierKinds_[instruction - first_], kind);
   };
   constexpr std::uint32_t kNoSlot = UINT32_MAX;
   std::vector<std::uint32_t> slot(function.instructionCount, kNoSlot);
@@ -984,10 +1017,7 @@ std::vector<std::vector<std::uint32_t>> ThreadModel::barrierIntervals(const std:
 bool ThreadModel::reachableWithout(std::uint32_t from, std::uint32_t to, BarrierKind kind) {
   const std::vector<BasicBlock>& blocks = flow_.blocks();
   auto stops = [&](std::uint32_t instruction) {
-    if (kind == BarrierKind::Cluster) return ordersCluster(instruction);
-    BarrierKind barrier = barrierKindOf(instruction);
-    if (kind == BarrierKind::None) return false;  // Program order only.
-    return barrier != BarrierKind::None && (kind == BarrierKind::Warp || barrier == BarrierKind::Cta);
+    return kind != BarrierKind::None && cuts(instruction, barrierKindOf(instruction), kind);  // None: program order.
   };
   // From the instruction after `from` to the end of its block.
   std::uint32_t fromBlock = flow_.blockOf(from);

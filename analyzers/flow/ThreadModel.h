@@ -62,6 +62,14 @@ struct LaunchShape {
 // CTA barriers.
 enum class BarrierKind : std::uint8_t { None, Warp, Cta, Cluster };
 
+// A natural loop: a back edge `latch` -> `head` whose head dominates the latch, and its body,
+// the blocks that reach the latch without passing the head (the head included).
+struct NaturalLoop {
+  std::uint32_t head = 0;
+  std::uint32_t latch = 0;
+  std::vector<bool> body;  // Per block.
+};
+
 class ThreadModel {
  public:
   ThreadModel(std::string_view text, const Module& module, FunctionFlow& flow);
@@ -76,6 +84,12 @@ class ThreadModel {
   std::uint32_t immediatePostDominator(std::uint32_t block) const { return postDominator_[block]; }
   // Whether block `a` dominates block `b` (every path from the entry to b passes a).
   bool dominates(std::uint32_t a, std::uint32_t b) const;
+  // The natural loops of the function, one per back edge, by latch block and then by the
+  // order of its successors; built on first request.
+  const std::vector<NaturalLoop>& naturalLoops();
+  // Whether a definition of `reg` inside `loop` reaches `instruction` (the value may change
+  // from one iteration to the next).
+  bool definedInLoop(const NaturalLoop& loop, std::uint32_t instruction, RegisterKey reg);
   // Whether two threads of a small block are shown to take the conditional branch ending
   // `block` different ways (on a loop's first iteration, under two seeds).
   bool conditionSplitsThreads(std::uint32_t block);
@@ -112,6 +126,10 @@ class ThreadModel {
   static constexpr std::uint32_t kUnknownBarrierId = UINT32_MAX;
   // Whether an instruction orders threads of different CTAs of a cluster (BarrierKind::Cluster).
   bool ordersCluster(std::uint32_t instruction) const;
+  // Whether `instruction`, a barrier of kind `barrier` (barrierKindOf), ends a barrier-free
+  // stretch for threads that `kind` asks about: any barrier for Warp, CTA barriers for Cta,
+  // what orders a cluster's CTAs for Cluster.
+  bool cuts(std::uint32_t instruction, BarrierKind barrier, BarrierKind kind) const;
   std::optional<std::uint32_t> countedBarrierId(std::uint32_t instruction) const;
 
   // Whether the function reads %ctaid, %nctaid or %cluster_ctarank (is written for a grid of
@@ -198,6 +216,7 @@ class ThreadModel {
   ThreadCoordinates memoThread_{};
   std::uint64_t memoSeed_ = 0;
   std::unordered_map<std::uint32_t, std::shared_ptr<void>> sharedResults_;
+  std::optional<std::vector<NaturalLoop>> loops_;
 };
 
 }  // namespace ptx::flow

@@ -364,12 +364,12 @@ const SharedMemoryRaces& sharedMemoryRaces(const RuleContext& context, std::size
   // Functions that touch no shared memory need no thread model.
   static const SharedMemoryRaces kNone;
   const FunctionInfo& info = context.module.functions[function];
-  bool any = false;
-  for (std::uint32_t i = info.firstInstruction; i < info.firstInstruction + info.instructionCount && !any; ++i) {
-    auto access = memoryAccessOf(context, context.module.instructions[i]);
-    any = access && inSpace(access->view, Space::Shared);
+  if (!anyInstructionOf(context.module, info, [&](const InstructionSite& site) {
+        auto access = memoryAccessOf(context, site);
+        return access && inSpace(access->view, Space::Shared);
+      })) {
+    return kNone;
   }
-  if (!any) return kNone;
   flow::ThreadModel& model = context.flows.threadsOfFunction(function);
   return model.shared<SharedMemoryRaces>(kSharedMemoryRacesSlot, [&](SharedMemoryRaces& races) {
     races.accesses = accessesOf(context, function, Space::Shared);

@@ -42,12 +42,11 @@ void checkClusterSharedMemoryRace(const RuleContext& context) {
   const Module& module = context.module;
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const FunctionInfo& function = module.functions[f];
-    if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
-    bool anyMapa = false;
-    for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
-      anyMapa = anyMapa || context.textOf(module.instructions[i].opcode) == "mapa";
+    if (!hasAnalyzableBody(function)) continue;
+    if (!anyInstructionOf(module, function,
+                          [&](const InstructionSite& site) { return context.textOf(site.opcode) == "mapa"; })) {
+      continue;
     }
-    if (!anyMapa) continue;
     flow::ThreadModel& model = context.flows.threadsOfFunction(f);
     const auto& cluster = model.launch().cluster;
     if (cluster[0] * cluster[1] * cluster[2] < 2) continue;

@@ -35,7 +35,7 @@ void checkCrossCtaGlobalRace(const RuleContext& context) {
   const Module& module = context.module;
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const FunctionInfo& function = module.functions[f];
-    if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
+    if (!hasAnalyzableBody(function)) continue;
     if (!module.symbols[function.symbol].isEntry) continue;
     std::vector<races::Access> accesses = races::accessesOf(context, f, races::Space::Global);
     bool anyStore = false;

@@ -32,7 +32,7 @@ void checkMixedSizeAccess(const RuleContext& context) {
   const Module& module = context.module;
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const FunctionInfo& function = module.functions[f];
-    if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
+    if (!hasAnalyzableBody(function)) continue;
     std::vector<races::Access> accesses = races::accessesOf(context, f, races::Space::Shared);
     bool sizesDiffer = false;
     for (const races::Access& access : accesses) sizesDiffer = sizesDiffer || access.size != accesses.front().size;

@@ -41,7 +41,7 @@ void checkSharedMemoryRace(const RuleContext& context) {
   std::optional<LineIndex> lines;  // Built for the first finding.
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const FunctionInfo& function = module.functions[f];
-    if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
+    if (!hasAnalyzableBody(function)) continue;
     const races::SharedMemoryRaces& search = races::sharedMemoryRaces(context, f);
     std::set<std::uint32_t> reported;
     for (const races::Witness& w : search.witnesses) {

@@ -68,12 +68,11 @@ void checkAsyncCopyReadBeforeWait(const RuleContext& context) {
   const Module& module = context.module;
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const FunctionInfo& function = module.functions[f];
-    if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
-    bool anyCopy = false;
-    for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
-      anyCopy = anyCopy || stepOf(context, module.instructions[i]) == AsyncStep::Copy;
+    if (!hasAnalyzableBody(function)) continue;
+    if (!anyInstructionOf(module, function,
+                          [&](const InstructionSite& site) { return stepOf(context, site) == AsyncStep::Copy; })) {
+      continue;
     }
-    if (!anyCopy) continue;
     flow::FunctionFlow& flow = context.flows.flowOfFunction(f);
     flow::ThreadModel& model = context.flows.threadsOfFunction(f);
     constexpr std::uint64_t kSeeds[] = {0x5a5a, 0xa5a5};

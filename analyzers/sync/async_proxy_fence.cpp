@@ -70,13 +70,12 @@ void checkAsyncProxyFence(const RuleContext& context) {
   const Module& module = context.module;
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const FunctionInfo& function = module.functions[f];
-    if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
-    bool any = false;
-    for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
-      any = any || bulkSharedSource(context, module.instructions[i]).has_value() ||
-            !sync::wgmmaDescriptorOperands(context, module.instructions[i]).empty();
+    if (!hasAnalyzableBody(function)) continue;
+    if (!anyInstructionOf(module, function, [&](const InstructionSite& site) {
+          return bulkSharedSource(context, site).has_value() || !sync::wgmmaDescriptorOperands(context, site).empty();
+        })) {
+      continue;
     }
-    if (!any) continue;
     flow::FunctionFlow& flow = context.flows.flowOfFunction(f);
     auto symbolOf = [&](std::uint32_t i, const InstructionOperand& address) { return flow.addressOf(i, address).base; };
     sync::forPathStates<Written>(

@@ -71,13 +71,13 @@ void checkBulkReadBeforeWait(const RuleContext& context) {
   const Module& module = context.module;
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const FunctionInfo& function = module.functions[f];
-    if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
-    bool any = false;
-    for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
-      auto op = sync::mbarrierOpOf(context, module.instructions[i]);
-      any = any || (op && op->copyDestination);
+    if (!hasAnalyzableBody(function)) continue;
+    if (!anyInstructionOf(module, function, [&](const InstructionSite& site) {
+          auto op = sync::mbarrierOpOf(context, site);
+          return op && op->copyDestination;
+        })) {
+      continue;
     }
-    if (!any) continue;
     flow::FunctionFlow& flow = context.flows.flowOfFunction(f);
     auto symbolAt = [&](std::uint32_t i, std::uint32_t operand) {
       return flow.addressOf(i, module.operands[operand]).base;

@@ -59,12 +59,11 @@ void checkBulkStoreWait(const RuleContext& context) {
   const Module& module = context.module;
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const FunctionInfo& function = module.functions[f];
-    if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
-    bool any = false;
-    for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
-      any = any || stepOf(context, module.instructions[i]) == BulkStep::Copy;
+    if (!hasAnalyzableBody(function)) continue;
+    if (!anyInstructionOf(module, function,
+                          [&](const InstructionSite& site) { return stepOf(context, site) == BulkStep::Copy; })) {
+      continue;
     }
-    if (!any) continue;
     flow::FunctionFlow& flow = context.flows.flowOfFunction(f);
     std::vector<bool> reported(function.instructionCount, false);
     auto report = [&](std::uint32_t at, std::string message, std::uint32_t copy) {

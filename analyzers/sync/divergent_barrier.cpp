@@ -60,7 +60,7 @@ void checkDivergentBarrier(const RuleContext& context) {
   const Module& module = context.module;
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const FunctionInfo& function = module.functions[f];
-    if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
+    if (!hasAnalyzableBody(function)) continue;
     std::vector<std::uint32_t> barriers;
     for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
       const InstructionSite& site = module.instructions[i];

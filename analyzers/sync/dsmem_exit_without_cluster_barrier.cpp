@@ -37,7 +37,7 @@ void checkDsmemExitWithoutClusterBarrier(const RuleContext& context) {
   const Module& module = context.module;
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const FunctionInfo& function = module.functions[f];
-    if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
+    if (!hasAnalyzableBody(function)) continue;
     if (!module.symbols[function.symbol].isEntry) continue;  // A function returns to its caller, which may wait.
     std::vector<std::uint32_t> exits;
     bool anyMapa = false;

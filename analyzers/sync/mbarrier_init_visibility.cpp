@@ -46,31 +46,19 @@ struct Initialized {
   std::size_t weight() const { return unsynchronized.size() + unfenced.size(); }
 };
 
-// The mbarrier object an instruction operates on or completes (its address operand), whether
-// an asynchronous copy completes on it, and whether the instruction initialises it.
-std::optional<std::uint32_t> barrierOperand(const RuleContext& context, const InstructionSite& site,
-                                            bool& completesAsync, bool& initializes) {
-  completesAsync = initializes = false;
-  auto op = sync::mbarrierOpOf(context, site);
-  if (!op || op->action == sync::MbarrierAction::Inval) return std::nullopt;
-  initializes = op->action == sync::MbarrierAction::Init;
-  completesAsync = op->copyDestination.has_value();
-  return op->barrier;
-}
-
 }  // namespace
 
 void checkMbarrierInitVisibility(const RuleContext& context) {
   const Module& module = context.module;
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const FunctionInfo& function = module.functions[f];
-    if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
-    bool anyInit = false;
-    for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
-      auto op = sync::mbarrierOpOf(context, module.instructions[i]);
-      if (op && op->action == sync::MbarrierAction::Init) anyInit = true;
+    if (!hasAnalyzableBody(function)) continue;
+    if (!anyInstructionOf(module, function, [&](const InstructionSite& site) {
+          auto op = sync::mbarrierOpOf(context, site);
+          return op && op->action == sync::MbarrierAction::Init;
+        })) {
+      continue;
     }
-    if (!anyInit) continue;
     flow::FunctionFlow& flow = context.flows.flowOfFunction(f);
     flow::ThreadModel& model = context.flows.threadsOfFunction(f);
     // Whether an instruction runs for only some threads: guarded, or in a block under a
@@ -99,7 +87,6 @@ void checkMbarrierInitVisibility(const RuleContext& context) {
           if (opcode == "bar" || opcode == "barrier") {
             InstructionView view = viewOf(context, site);
             if (!view.has(".warp") && !view.has(".arrive")) state.unsynchronized.clear();
-            if (view.has(".cluster") && view.has(".arrive")) return;
             return;
           }
           if (opcode == "fence") {
@@ -107,10 +94,9 @@ void checkMbarrierInitVisibility(const RuleContext& context) {
             if (view.has(".mbarrier_init") || view.hasPrefix(".proxy")) state.unfenced.clear();
             return;
           }
-          bool completesAsync = false, initializes = false;
-          auto operand = barrierOperand(context, site, completesAsync, initializes);
-          if (!operand || !initializes) return;
-          SymbolId symbol = flow.addressOf(i, module.operands[*operand]).base;
+          auto op = sync::mbarrierOpOf(context, site);
+          if (!op || op->action != sync::MbarrierAction::Init) return;
+          SymbolId symbol = flow.addressOf(i, module.operands[op->barrier]).base;
           if (symbol == kNoSymbol) return;
           if (forSomeThreads(i)) state.unsynchronized.insert(symbol);
           state.unfenced.insert(symbol);
@@ -118,10 +104,13 @@ void checkMbarrierInitVisibility(const RuleContext& context) {
         [&](std::uint32_t i, const Initialized& before) {
           if (before.unsynchronized.empty() && before.unfenced.empty()) return;
           const InstructionSite& site = module.instructions[i];
-          bool completesAsync = false, initializes = false;
-          auto operand = barrierOperand(context, site, completesAsync, initializes);
-          if (!operand || initializes || reported[i - function.firstInstruction]) return;
-          SymbolId symbol = flow.addressOf(i, module.operands[*operand]).base;
+          auto op = sync::mbarrierOpOf(context, site);
+          if (!op || op->action == sync::MbarrierAction::Init || op->action == sync::MbarrierAction::Inval ||
+              reported[i - function.firstInstruction]) {
+            return;
+          }
+          bool completesAsync = op->copyDestination.has_value();
+          SymbolId symbol = flow.addressOf(i, module.operands[op->barrier]).base;
           if (symbol == kNoSymbol) return;
           std::string name = module.symbols[symbol].name;
           if (completesAsync && before.unfenced.contains(symbol)) {

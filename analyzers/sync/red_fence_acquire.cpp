@@ -33,7 +33,7 @@ void checkRedFenceAcquire(const RuleContext& context) {
   const Module& module = context.module;
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const FunctionInfo& function = module.functions[f];
-    if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
+    if (!hasAnalyzableBody(function)) continue;
     std::uint32_t end = function.firstInstruction + function.instructionCount;
     for (std::uint32_t i = function.firstInstruction; i < end; ++i) {
       const InstructionSite& red = module.instructions[i];

@@ -117,7 +117,7 @@ void checkScopeTooNarrow(const RuleContext& context) {
   const Module& module = context.module;
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const FunctionInfo& function = module.functions[f];
-    if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
+    if (!hasAnalyzableBody(function)) continue;
     if (!module.symbols[function.symbol].isEntry) continue;
     // Nothing to check unless some instruction spells `.cta` (a scope): a quick scan first.
     bool spellsCta = false;

@@ -35,37 +35,12 @@
 #include "sync/MbarrierOps.h"
 
 namespace ptx {
-namespace {
-
-// The blocks of the natural loop of the back edge `latch` → `header`.
-std::vector<bool> naturalLoop(const std::vector<flow::BasicBlock>& blocks, std::uint32_t latch, std::uint32_t header) {
-  std::vector<bool> in(blocks.size(), false);
-  in[header] = true;
-  std::vector<std::uint32_t> work;
-  if (!in[latch]) {
-    in[latch] = true;
-    work.push_back(latch);
-  }
-  while (!work.empty()) {
-    std::uint32_t b = work.back();
-    work.pop_back();
-    for (std::uint32_t p : blocks[b].predecessors) {
-      if (!in[p]) {
-        in[p] = true;
-        work.push_back(p);
-      }
-    }
-  }
-  return in;
-}
-
-}  // namespace
 
 void checkWaitParityConstant(const RuleContext& context) {
   const Module& module = context.module;
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const FunctionInfo& function = module.functions[f];
-    if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
+    if (!hasAnalyzableBody(function)) continue;
     std::vector<std::uint32_t> waits;
     for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
       auto op = sync::mbarrierOpOf(context, module.instructions[i]);
@@ -75,31 +50,18 @@ void checkWaitParityConstant(const RuleContext& context) {
     flow::FunctionFlow& flow = context.flows.flowOfFunction(f);
     flow::ThreadModel& model = context.flows.threadsOfFunction(f);
     const std::vector<flow::BasicBlock>& blocks = flow.blocks();
-    // Natural loops, one per back edge.
-    std::vector<std::vector<bool>> loops;
-    for (std::uint32_t b = 0; b < blocks.size(); ++b) {
-      for (std::uint32_t s : blocks[b].successors) {
-        if (model.dominates(s, b)) loops.push_back(naturalLoop(blocks, b, s));
-      }
-    }
     // Whether the value an operand reads at `i` is the same on every iteration of `loop`:
-    // a literal, or a register with no definition inside the loop.
-    auto invariantIn = [&](const std::vector<bool>& loop, std::uint32_t i, const InstructionOperand& operand) {
+    // a literal, or a register with definitions, none of them inside the loop.
+    auto invariantIn = [&](const flow::NaturalLoop& loop, std::uint32_t i, const InstructionOperand& operand) {
       if (operand.shape == OperandShape::IntegerLiteral) return true;
       auto reg = flow.registerOf(operand);
-      if (!reg) return false;
-      auto definitions = flow.reachingDefinitions(i, *reg);
-      if (definitions.empty()) return false;
-      for (std::uint32_t d : definitions) {
-        if (loop[flow.blockOf(flow.definitions()[d].instruction)]) return false;
-      }
-      return true;
+      return reg && !flow.reachingDefinitions(i, *reg).empty() && !model.definedInLoop(loop, i, *reg);
     };
-    auto barrierInvariantIn = [&](const std::vector<bool>& loop, std::uint32_t i, const InstructionOperand& address) {
+    auto barrierInvariantIn = [&](const flow::NaturalLoop& loop, std::uint32_t i, const InstructionOperand& address) {
       flow::AbstractValue value = flow.addressOf(i, address);
       if (value.base != kNoSymbol && value.exactOffset()) return true;
       auto base = flow.baseRegisterOf(address);
-      return base && invariantIn(loop, i, *base) && flow.addressOf(i, address).base != kNoSymbol;
+      return base && value.base != kNoSymbol && invariantIn(loop, i, *base);
     };
     for (std::uint32_t wait : waits) {
       auto op = sync::mbarrierOpOf(context, module.instructions[wait]);
@@ -107,14 +69,14 @@ void checkWaitParityConstant(const RuleContext& context) {
       SymbolId barrier = flow.addressOf(wait, module.operands[op->barrier]).base;
       if (barrier == kNoSymbol) continue;
       std::uint32_t waitBlock = flow.blockOf(wait);
-      for (const std::vector<bool>& loop : loops) {
-        if (!loop[waitBlock]) continue;
+      for (const flow::NaturalLoop& loop : model.naturalLoops()) {
+        if (!loop.body[waitBlock]) continue;
         if (!invariantIn(loop, wait, parity) || !barrierInvariantIn(loop, wait, module.operands[op->barrier])) continue;
         // What else the loop does to the barrier.
         bool completes = false, reinitializes = false, otherParity = false;
         std::optional<std::uint64_t> constantParity = flow.valueOf(wait, parity).constantValue();
         for (std::uint32_t b = 0; b < blocks.size(); ++b) {
-          if (!loop[b]) continue;
+          if (!loop.body[b]) continue;
           for (std::uint32_t i = blocks[b].first; i < blocks[b].end; ++i) {
             auto other = sync::mbarrierOpOf(context, module.instructions[i]);
             if (!other || flow.addressOf(i, module.operands[other->barrier]).base != barrier) continue;

@@ -38,101 +38,83 @@ void checkWeakSpinLoop(const RuleContext& context) {
   const Module& module = context.module;
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const FunctionInfo& function = module.functions[f];
-    if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
-    bool anyBranch = false;
-    for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
-      if (context.textOf(module.instructions[i].opcode) == "bra") anyBranch = true;
+    if (!hasAnalyzableBody(function)) continue;
+    if (!anyInstructionOf(module, function,
+                          [&](const InstructionSite& site) { return context.textOf(site.opcode) == "bra"; })) {
+      continue;
     }
-    if (!anyBranch) continue;
     flow::FunctionFlow& flow = context.flows.flowOfFunction(f);
     flow::ThreadModel& model = context.flows.threadsOfFunction(f);
     const std::vector<flow::BasicBlock>& blocks = flow.blocks();
-    for (std::uint32_t b = 0; b < blocks.size(); ++b) {
-      // A natural loop: an edge back to a block that dominates this one. Its body is what
-      // reaches the back edge without passing the head.
-      for (std::uint32_t head : blocks[b].successors) {
-        if (!model.dominates(head, b)) continue;
-        std::vector<bool> body(blocks.size(), false);
-        body[head] = true;
-        std::vector<std::uint32_t> pending{b};
-        while (!pending.empty()) {
-          std::uint32_t c = pending.back();
-          pending.pop_back();
-          if (body[c]) continue;
-          body[c] = true;
-          for (std::uint32_t p : blocks[c].predecessors) pending.push_back(p);
+    for (const flow::NaturalLoop& loop : model.naturalLoops()) {
+      const std::vector<bool>& body = loop.body;
+      // A wait is a short loop: the load, its test, perhaps a back-off and a counter.
+      std::uint32_t size = 0;
+      for (std::uint32_t c = 0; c < blocks.size(); ++c) {
+        if (body[c]) size += blocks[c].end - blocks[c].first;
+      }
+      if (size > 16) continue;
+      bool stores = false;
+      for (std::uint32_t c = 0; c < blocks.size() && !stores; ++c) {
+        if (!body[c]) continue;
+        for (std::uint32_t i = blocks[c].first; i < blocks[c].end && !stores; ++i) {
+          const InstructionSite& site = module.instructions[i];
+          std::string_view opcode = context.textOf(site.opcode);
+          stores = site.isCall || opcode == "st" || opcode == "atom" || opcode == "red" || opcode == "bar" ||
+                   opcode == "barrier" || opcode == "fence" || opcode == "membar" || opcode == "mbarrier" ||
+                   opcode == "cp" || opcode == "sust" || opcode == "sured";
         }
-        // A wait is a short loop: the load, its test, perhaps a back-off and a counter.
-        std::uint32_t size = 0;
-        for (std::uint32_t c = 0; c < blocks.size(); ++c) {
-          if (body[c]) size += blocks[c].end - blocks[c].first;
-        }
-        if (size > 16) continue;
-        bool stores = false;
-        for (std::uint32_t c = 0; c < blocks.size() && !stores; ++c) {
-          if (!body[c]) continue;
-          for (std::uint32_t i = blocks[c].first; i < blocks[c].end && !stores; ++i) {
-            const InstructionSite& site = module.instructions[i];
-            std::string_view opcode = context.textOf(site.opcode);
-            stores = site.isCall || opcode == "st" || opcode == "atom" || opcode == "red" || opcode == "bar" ||
-                     opcode == "barrier" || opcode == "fence" || opcode == "membar" || opcode == "mbarrier" ||
-                     opcode == "cp" || opcode == "sust" || opcode == "sured";
+      }
+      if (stores) continue;
+      auto inLoop = [&](std::uint32_t instruction) { return body[flow.blockOf(instruction)]; };
+      // Whether a register read at `at` comes, within a few steps, from the load `load`.
+      auto derivesFrom = [&](auto&& self, std::uint32_t at, const InstructionOperand& operand, std::uint32_t load,
+                             int depth) -> bool {
+        if (depth > 4) return false;
+        auto key = flow.registerOf(operand);
+        if (!key) return false;
+        for (std::uint32_t d : flow.reachingDefinitions(at, *key)) {
+          std::uint32_t definer = flow.definitions()[d].instruction;
+          if (definer == load) return true;
+          if (!inLoop(definer)) continue;
+          const InstructionSite& site = module.instructions[definer];
+          for (std::uint32_t o = site.firstOperand + 1; o < site.firstOperand + site.operandCount; ++o) {
+            if (self(self, definer, module.operands[o], load, depth + 1)) return true;
           }
         }
-        if (stores) continue;
-        auto inLoop = [&](std::uint32_t instruction) { return body[flow.blockOf(instruction)]; };
-        // Whether a register read at `at` comes, within a few steps, from the load `load`.
-        auto derivesFrom = [&](auto&& self, std::uint32_t at, const InstructionOperand& operand, std::uint32_t load,
-                               int depth) -> bool {
-          if (depth > 4) return false;
-          auto key = flow.registerOf(operand);
-          if (!key) return false;
-          for (std::uint32_t d : flow.reachingDefinitions(at, *key)) {
-            std::uint32_t definer = flow.definitions()[d].instruction;
-            if (definer == load) return true;
-            if (!inLoop(definer)) continue;
-            const InstructionSite& site = module.instructions[definer];
-            for (std::uint32_t o = site.firstOperand + 1; o < site.firstOperand + site.operandCount; ++o) {
-              if (self(self, definer, module.operands[o], load, depth + 1)) return true;
-            }
-          }
-          return false;
-        };
-        for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount;
-             ++i) {
-          if (!inLoop(i)) continue;
-          const InstructionSite& load = module.instructions[i];
-          if (load.inDamagedCode || context.textOf(load.opcode) != "ld" || load.operandCount != 2) continue;
-          InstructionView view = viewOf(context, load);
-          if (view.has(".volatile") || view.has(".relaxed") || view.has(".acquire") || view.has(".nc") ||
-              !(view.has(".global") || view.has(".shared") || view.has(".shared::cta"))) {
-            continue;
-          }
-          const InstructionOperand& address = module.operands[load.firstOperand + 1];
-          auto base = flow.baseRegisterOf(address);
-          bool invariant = true;
-          if (base) {
-            if (auto key = flow.registerOf(*base)) {
-              for (std::uint32_t d : flow.reachingDefinitions(i, *key))
-                invariant = invariant && !inLoop(flow.definitions()[d].instruction);
-            }
-          }
-          if (!invariant) continue;
-          // A branch of the loop tests the loaded value.
-          bool tested = false;
-          for (std::uint32_t j = function.firstInstruction;
-               j < function.firstInstruction + function.instructionCount && !tested; ++j) {
-            if (!inLoop(j)) continue;
-            const InstructionSite& branch = module.instructions[j];
-            if (context.textOf(branch.opcode) != "bra") continue;
-            if (auto guard = flow.guardRegisterOf(branch)) tested = derivesFrom(derivesFrom, j, *guard, i, 0);
-          }
-          if (!tested) continue;
-          context.warn("SNC010", Category::Sync, load.statement,
-                       "this loop waits on a plain load of an unchanging address: a weak load need not ever see "
-                       "another thread's store, and it races with it (use ld.acquire, or ld.relaxed with a fence)");
-          break;
+        return false;
+      };
+      for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount;
+           ++i) {
+        if (!inLoop(i)) continue;
+        const InstructionSite& load = module.instructions[i];
+        if (load.inDamagedCode || context.textOf(load.opcode) != "ld" || load.operandCount != 2) continue;
+        InstructionView view = viewOf(context, load);
+        if (view.has(".volatile") || view.has(".relaxed") || view.has(".acquire") || view.has(".nc") ||
+            !(view.has(".global") || view.has(".shared") || view.has(".shared::cta"))) {
+          continue;
         }
+        const InstructionOperand& address = module.operands[load.firstOperand + 1];
+        auto base = flow.baseRegisterOf(address);
+        bool invariant = true;
+        if (base) {
+          if (auto key = flow.registerOf(*base)) invariant = !model.definedInLoop(loop, i, *key);
+        }
+        if (!invariant) continue;
+        // A branch of the loop tests the loaded value.
+        bool tested = false;
+        for (std::uint32_t j = function.firstInstruction;
+             j < function.firstInstruction + function.instructionCount && !tested; ++j) {
+          if (!inLoop(j)) continue;
+          const InstructionSite& branch = module.instructions[j];
+          if (context.textOf(branch.opcode) != "bra") continue;
+          if (auto guard = flow.guardRegisterOf(branch)) tested = derivesFrom(derivesFrom, j, *guard, i, 0);
+        }
+        if (!tested) continue;
+        context.warn("SNC010", Category::Sync, load.statement,
+                     "this loop waits on a plain load of an unchanging address: a weak load need not ever see "
+                     "another thread's store, and it races with it (use ld.acquire, or ld.relaxed with a fence)");
+        break;
       }
     }
   }

@@ -61,12 +61,11 @@ void checkWgmmaAccumulatorAccess(const RuleContext& context) {
   const Module& module = context.module;
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
     const FunctionInfo& function = module.functions[f];
-    if (function.bodyScope == kNoScope || function.instructionCount == 0 || function.hasSyntaxErrors) continue;
-    bool any = false;
-    for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
-      any = any || stepOf(context, module.instructions[i]) == WgmmaStep::Mma;
+    if (!hasAnalyzableBody(function)) continue;
+    if (!anyInstructionOf(module, function,
+                          [&](const InstructionSite& site) { return stepOf(context, site) == WgmmaStep::Mma; })) {
+      continue;
     }
-    if (!any) continue;
     flow::FunctionFlow& flow = context.flows.flowOfFunction(f);
     // The registers an operand names (itself, or a vector's elements).
     auto registersOf = [&](const InstructionOperand& operand) {
