@@ -136,6 +136,8 @@ void checkTensorCopySharedAlignment(const RuleContext& context);
 void checkTensorMapPlacement(const RuleContext& context);
 void checkAccessAlignment(const RuleContext& context);
 void checkCpAsyncSize(const RuleContext& context);
+void checkMatrixRowAlignment(const RuleContext& context);
+void checkParamScratchLoad(const RuleContext& context);
 void checkSharedMemoryRace(const RuleContext& context);
 void checkCrossCtaGlobalRace(const RuleContext& context);
 void checkMixedSizeAccess(const RuleContext& context);

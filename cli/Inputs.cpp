@@ -210,12 +210,47 @@ bool readPtxText(const std::string& path, std::string& text, std::string& error)
     }
     text = std::move(buffer).str();
   }
-  // PTX is text: a NUL byte in the first 64 KiB means a binary file (a cubin, an object...).
-  if (std::string_view(text).substr(0, std::size_t{64} << 10).find('\0') != std::string_view::npos) {
-    error = "binary file (contains NUL bytes), not PTX text";
-    return false;
+  return true;
+}
+
+bool holdsNoPtx(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    char c = text[i];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v') {
+      ++i;
+    } else if (text.compare(i, 2, "//") == 0) {
+      std::size_t newline = text.find('\n', i);
+      i = newline == std::string_view::npos ? text.size() : newline;
+    } else if (text.compare(i, 2, "/*") == 0) {
+      std::size_t close = text.find("*/", i + 2);
+      if (close == std::string_view::npos) return false;  // An unterminated comment: SYN001 says so.
+      i = close + 2;
+    } else {
+      return false;
+    }
   }
   return true;
+}
+
+std::optional<Diagnostic> noPtxDiagnostic(std::string_view text,
+                                          const std::map<std::string, RuleSetting, std::less<>>& rules) {
+  if (!holdsNoPtx(text)) return std::nullopt;
+  Diagnostic diagnostic;
+  diagnostic.rule = "SEM005";
+  diagnostic.severity = Severity::Error;
+  diagnostic.category = Category::Semantic;
+  diagnostic.range = {0, 0};
+  diagnostic.message = text.empty() ? "empty file: a PTX module must start with '.version'; ptxas rejects it "
+                                      "(\"Missing .version directive at start of file\")"
+                                    : "the file holds no PTX, only comments and blank lines: a PTX module must "
+                                      "start with '.version'; ptxas rejects it (\"Missing .version directive at "
+                                      "start of file\")";
+  if (auto it = rules.find("SEM005"); it != rules.end()) {
+    if (!it->second.enabled) return std::nullopt;
+    if (it->second.severity) diagnostic.severity = *it->second.severity;
+  }
+  return diagnostic;
 }
 
 

@@ -5,9 +5,13 @@
 // inputs that carry their problem, so that the report names every path in the order given.
 #pragma once
 
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "Lint.h"
 
 namespace ptx::cli {
 
@@ -26,7 +30,17 @@ bool globMatch(std::string_view pattern, std::string_view text);
 std::vector<Input> collectInputs(const std::vector<std::string>& paths);
 
 // Reads `path` ('-': standard input) into `text`. False, with `error` set to a message for
-// the user, when it cannot be read or is binary (NUL bytes in its first 64 KiB).
+// the user, when it cannot be read. A binary file is read like any other: the lint reports
+// it (SYN006), so that every output format carries a finding for it.
 bool readPtxText(const std::string& path, std::string& text, std::string& error);
+
+// Whether `text` holds no PTX at all: nothing but blanks and comments (an empty file
+// included). ptxas rejects such a file ("Missing .version directive at start of file").
+bool holdsNoPtx(std::string_view text);
+
+// The diagnostic ptxlint reports for a file that holds no PTX (SEM005 at its start), with
+// the rule settings of `rules` applied (keyed by code); nullopt when SEM005 is turned off.
+std::optional<Diagnostic> noPtxDiagnostic(std::string_view text,
+                                          const std::map<std::string, RuleSetting, std::less<>>& rules);
 
 }  // namespace ptx::cli

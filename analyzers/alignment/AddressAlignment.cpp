@@ -71,10 +71,6 @@ std::string describeAddress(const RuleContext& context, const flow::AbstractValu
   return std::string(spelled);
 }
 
-void MisalignedAddress::report(const RuleContext& context, std::string_view rule, ByteRange where, std::string_view prefix) && {
-  context.report(rule, Category::Alignment, where, concat({prefix, message}), std::move(related));
-  if (raiseAlignment) context.attachFix(std::move(fixTitle), {*raiseAlignment});
-}
 
 namespace {
 
@@ -91,7 +87,62 @@ std::optional<ByteRange> alignmentValueIn(const RuleContext& context, const Symb
                    symbol.declarationRange.begin + static_cast<std::uint32_t>(end)};
 }
 
+// Whether a function reads the address of a `.shared` variable that is not `.extern`:
+// static shared memory, which the assembler places ahead of the dynamic array.
+bool usesStaticSharedMemory(const Module& module, const FunctionInfo& function) {
+  auto isStaticShared = [&](SymbolId id) {
+    if (id == kNoSymbol || id >= module.symbols.size()) return false;
+    const Symbol& symbol = module.symbols[id];
+    return symbol.kind == SymbolKind::Variable && symbol.space == ".shared" && !symbol.isExtern &&
+           symbol.linkage != ".extern";
+  };
+  for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
+    const InstructionSite& site = module.instructions[i];
+    for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
+      const InstructionOperand& operand = module.operands[o];
+      if (isStaticShared(operand.symbol)) return true;
+      if (operand.shape == OperandShape::Vector) {
+        for (std::uint32_t e = 0; e < operand.elementCount; ++e) {
+          if (isStaticShared(module.operands[operand.firstElement + e].symbol)) return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
 }  // namespace
+
+// Measured on an H100 (tests/gpu/RESULTS.md, "Dynamic shared-memory base"): with no static
+// shared memory, a kernel's dynamic shared memory starts at this alignment.
+constexpr std::uint64_t kDynamicSharedBaseAlignment = 1024;
+
+std::optional<std::uint64_t> placementAlignment(const RuleContext& context, std::uint32_t instruction, SymbolId id) {
+  const Module& module = context.module;
+  if (id == kNoSymbol || id >= module.symbols.size()) return std::nullopt;
+  const Symbol& symbol = module.symbols[id];
+  if (symbol.space != ".shared" || !(symbol.isExtern || symbol.linkage == ".extern")) return std::nullopt;
+  // The kernel whose shared window it is: only an entry's own body says what precedes the
+  // array; in a .func the caller's static variables are unknown.
+  const FunctionInfo* owner = nullptr;
+  for (const FunctionInfo& function : module.functions) {
+    if (instruction >= function.firstInstruction && instruction < function.firstInstruction + function.instructionCount) {
+      owner = &function;
+      break;
+    }
+  }
+  if (owner == nullptr || owner->symbol == kNoSymbol || !module.symbols[owner->symbol].isEntry) return std::nullopt;
+  if (usesStaticSharedMemory(module, *owner)) return std::nullopt;
+  // A called function may use static shared memory of its own, which the kernel's window
+  // holds too.
+  for (const FunctionInfo& function : module.functions) {
+    if (function.symbol != kNoSymbol && !module.symbols[function.symbol].isEntry &&
+        usesStaticSharedMemory(module, function)) {
+      return std::nullopt;
+    }
+  }
+  return kDynamicSharedBaseAlignment;
+}
 
 std::optional<MisalignedAddress> misalignedAddress(const RuleContext& context, std::uint32_t index,
                                                    const InstructionOperand& address, std::uint64_t required,
@@ -118,15 +169,36 @@ std::optional<MisalignedAddress> misalignedAddress(const RuleContext& context, s
     if (value.base != kNoSymbol) found.related.push_back(declaredHere(context, value.base));
     return found;
   }
+  // A known offset into the dynamic shared-memory array, whose start is a measured boundary:
+  // the residue of the offset is the residue of the address.
+  if (value.base != kNoSymbol && value.offset.knownLowBits() >= static_cast<unsigned>(std::countr_zero(required))) {
+    auto placed = placementAlignment(context, index, value.base);
+    std::uint64_t residue = value.offset.one & mask;
+    if (placed && *placed >= required && residue != 0) {
+      MisalignedAddress found;
+      found.message = concat({"address ", where, " is ", std::to_string(residue), " bytes past a ",
+                              std::to_string(required), "-byte boundary ('",
+                              context.module.symbols[value.base].name,
+                              "', the dynamic shared memory of a kernel with no static shared memory, starts at a ",
+                              std::to_string(*placed), "-byte boundary)"});
+      found.related.push_back(declaredHere(context, value.base));
+      return found;
+    }
+  }
   // A known offset into a variable whose declaration promises too little: the address is
   // aligned only by luck of placement.
   if (evidence == Evidence::ProofOrDeclaration && value.base != kNoSymbol && value.offset.knownLowBits() >= static_cast<unsigned>(std::countr_zero(required))) {
     const Symbol& base = context.module.symbols[value.base];
     auto declared = flow::declaredAlignment(base);
+    if (auto placed = placementAlignment(context, index, value.base); placed && declared) {
+      declared = std::max(*declared, *placed);
+    }
     if (declared && *declared < required && value.bits.guaranteedAlignment() < required) {
       MisalignedAddress found;
-      found.message = concat({"address ", where, " is aligned only by chance: '", base.name, "' is guaranteed ",
-                              std::to_string(*declared), "-byte alignment"});
+      found.proven = false;
+      found.message = concat({"address ", where, " is aligned only if '", base.name, "' is placed at a ",
+                              std::to_string(required), "-byte boundary, which its declaration does not promise (only ",
+                              std::to_string(*declared), " bytes)"});
       found.related.push_back(declaredHere(context, value.base));
       // Raising the declared alignment fixes it when the offset is itself a multiple.
       if ((value.offset.one & mask) == 0) {

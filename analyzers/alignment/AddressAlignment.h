@@ -42,8 +42,13 @@ struct MisalignedAddress {
   // When the declaration is what falls short and it spells `.align N`: the edit raising N.
   std::optional<FixEdit> raiseAlignment;
   std::string fixTitle;
+  // False when only the declaration falls short: the address may well be aligned where the
+  // assembler and the hardware place the variable, which the ISA does not promise. Such a
+  // finding is reported as ALN008 (alignment-assumed), an information note, not through the
+  // rule that asked.
+  bool proven = true;
 
-  // Reports through `rule` and attaches the fix, if any.
+  // Reports through `rule` (ALN008 when not proven) and attaches the fix, if any.
   void report(const RuleContext& context, std::string_view rule, ByteRange where, std::string_view prefix) &&;
 };
 
@@ -51,6 +56,12 @@ struct MisalignedAddress {
 // that promises too little (a known offset into a variable declared with less alignment
 // than `required`: aligned only by luck of placement).
 enum class Evidence { Proof, ProofOrDeclaration };
+
+// The alignment a variable's address has where it is placed, when that is more than its
+// declaration promises and is a measured fact: the dynamic shared-memory array of a kernel
+// that declares no static shared memory ahead of it starts at the base of the CTA's shared
+// window (tests/gpu/RESULTS.md, "Dynamic shared-memory base"). nullopt otherwise.
+std::optional<std::uint64_t> placementAlignment(const RuleContext& context, std::uint32_t instruction, SymbolId symbol);
 
 // Whether the address operand of instruction `index` is not `required`-byte aligned, on the
 // given evidence. Unknown addresses are never reported.

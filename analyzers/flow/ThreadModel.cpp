@@ -566,6 +566,128 @@ std::optional<std::uint64_t> ThreadModel::evaluate(std::uint32_t instruction, co
   return evaluateOperand(instruction, operand, thread, seed, 0);
 }
 
+namespace {
+
+std::uint64_t hashText(std::uint64_t h, std::string_view text) {
+  for (char c : text) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+  return mix(h);
+}
+
+// Tags that keep stand-ins of different kinds apart.
+constexpr std::uint64_t kExactTerm = 0xE1;
+constexpr std::uint64_t kLoadTerm = 0x10AD;
+constexpr std::uint64_t kOperationTerm = 0x0B;
+
+}  // namespace
+
+std::optional<std::uint64_t> ThreadModel::valueTerm(std::uint32_t instruction, const InstructionOperand& operand,
+                                                    const ThreadCoordinates& thread, std::uint64_t seed) {
+  std::unordered_map<std::uint32_t, std::optional<std::uint64_t>> memo;
+  return termOfOperand(instruction, operand, thread, seed, 0, memo);
+}
+
+std::optional<std::uint64_t> ThreadModel::termOfOperand(
+    std::uint32_t instruction, const InstructionOperand& operand, const ThreadCoordinates& thread, std::uint64_t seed,
+    int depth, std::unordered_map<std::uint32_t, std::optional<std::uint64_t>>& memo) {
+  if (depth > kMaxDepth) return std::nullopt;
+  if (operand.shape == OperandShape::Register) {
+    auto key = flow_.registerOf(operand);
+    if (!key) return std::nullopt;
+    const std::vector<std::uint32_t>& reaching = reachingAt(instruction, *key);
+    if (reaching.size() == 1) return termOfDefinition(reaching[0], thread, seed, depth + 1, memo);
+  }
+  if (operand.shape == OperandShape::Vector) {
+    std::uint64_t h = mix(0x7EC ^ operand.elementCount);
+    for (std::uint32_t e = 0; e < operand.elementCount; ++e) {
+      auto element = termOfOperand(instruction, module_.operands[operand.firstElement + e], thread, seed, depth + 1, memo);
+      if (!element) return std::nullopt;
+      h = mix(h ^ *element);
+    }
+    return h;
+  }
+  if (operand.shape == OperandShape::FloatLiteral) return hashText(kExactTerm, textOf(operand.range));
+  auto exact = evaluateOperand(instruction, operand, thread, seed, depth + 1);
+  if (!exact) return std::nullopt;
+  return mix(kExactTerm ^ mix(*exact));
+}
+
+std::optional<std::uint64_t> ThreadModel::termOfDefinition(
+    std::uint32_t definition, const ThreadCoordinates& thread, std::uint64_t seed, int depth,
+    std::unordered_map<std::uint32_t, std::optional<std::uint64_t>>& memo) {
+  if (depth > kMaxDepth) return std::nullopt;
+  if (auto it = memo.find(definition); it != memo.end()) return it->second;
+  memo[definition] = std::nullopt;  // A cycle through this definition is unknown.
+  auto finish = [&](std::optional<std::uint64_t> term) {
+    memo[definition] = term;
+    return term;
+  };
+  if (auto exact = evaluateDefinition(definition, thread, seed, depth + 1)) return finish(mix(kExactTerm ^ mix(*exact)));
+  const Definition& def = flow_.definitions()[definition];
+  const InstructionSite& site = module_.instructions[def.instruction];
+  if (site.isCall || site.operandCount == 0) return finish(std::nullopt);
+  const Shape& shape = shapeOf(def.instruction);
+  std::string_view opcode = shape.opcode;
+  if (auto guard = flow_.guardRegisterOf(site)) {
+    auto holds = evaluateOperand(def.instruction, *guard, thread, seed, depth + 1);
+    if (!holds) return finish(std::nullopt);
+    if (((*holds & 1) != 0) == site.guardNegated) {
+      // The guard fails: the register keeps what reached the instruction.
+      const std::vector<std::uint32_t>& before = reachingAt(def.instruction, def.reg);
+      if (before.size() != 1) return finish(std::nullopt);
+      return finish(termOfDefinition(before[0], thread, seed, depth + 1, memo));
+    }
+  }
+  const InstructionOperand& destination = module_.operands[site.firstOperand];
+  bool grouped = destination.shape == OperandShape::Vector || destination.shape == OperandShape::PredicatePair;
+  std::uint32_t element = grouped && def.operand >= destination.firstElement
+                              ? def.operand - destination.firstElement
+                              : def.operand - site.firstOperand;
+  if (opcode == "ld" || opcode == "ldu") {
+    if (site.operandCount < 2) return finish(std::nullopt);
+    // The word's memory: shared memory is the CTA's, local memory the thread's; a generic
+    // address may be either, and is left unknown.
+    std::uint64_t memory = 0;
+    bool known = false;
+    for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
+      std::string_view modifier = textOf(module_.modifiers[m]);
+      if (modifier == ".global" || modifier == ".const" || modifier == ".param") known = true;
+      if (modifier.starts_with(".shared")) {
+        known = true;
+        memory = mix((std::uint64_t{thread.ctaid[0]} << 42) ^ (std::uint64_t{thread.ctaid[1]} << 21) ^ thread.ctaid[2]);
+      }
+    }
+    if (!known) return finish(std::nullopt);
+    auto address = evaluateAddress(def.instruction, module_.operands[site.firstOperand + 1], thread, seed);
+    if (!address) return finish(std::nullopt);
+    return finish(mix(kLoadTerm ^ mix(memory ^ mix(*address ^ (std::uint64_t{element} << 56)))));
+  }
+  // Results that come from other threads or from memory the model does not follow.
+  if (opcode == "atom" || opcode == "shfl" || opcode == "vote" || opcode == "match" || opcode == "redux" ||
+      opcode == "activemask" || opcode == "tex" || opcode == "tld4" || opcode == "suld" || opcode == "mma" ||
+      opcode == "wgmma" || opcode == "ldmatrix" || opcode == "movmatrix" || opcode == "bar" || opcode == "barrier" ||
+      opcode == "mbarrier" || opcode == "cp" || opcode == "clock" || opcode == "clock64" || opcode == "globaltimer" ||
+      opcode == "addc" || opcode == "subc" || opcode == "madc" || opcode == "elect" || opcode == "wmma" ||
+      opcode == "tcgen05" || opcode == "txq" || opcode == "suq" || opcode == "istypep") {
+    return finish(std::nullopt);
+  }
+  std::uint64_t h = hashText(kOperationTerm, opcode);
+  for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
+    h = hashText(h, textOf(module_.modifiers[m]));
+  }
+  h = mix(h ^ element);
+  for (std::uint32_t o = site.firstOperand + 1; o < site.firstOperand + site.operandCount; ++o) {
+    const InstructionOperand& source = module_.operands[o];
+    if (source.shape == OperandShape::Address || source.shape == OperandShape::Sink ||
+        source.shape == OperandShape::PredicatePair) {
+      return finish(std::nullopt);
+    }
+    auto term = termOfOperand(def.instruction, source, thread, seed, depth + 1, memo);
+    if (!term) return finish(std::nullopt);
+    h = mix(h ^ *term);
+  }
+  return finish(h);
+}
+
 std::optional<std::uint64_t> ThreadModel::evaluateAddress(std::uint32_t instruction, const InstructionOperand& address,
                                                           const ThreadCoordinates& thread, std::uint64_t seed) {
   if (address.shape != OperandShape::Address) return std::nullopt;

@@ -97,6 +97,18 @@ class ThreadModel {
   // The value of a source operand for one thread, or nullopt.
   std::optional<std::uint64_t> evaluate(std::uint32_t instruction, const InstructionOperand& operand,
                                         const ThreadCoordinates& thread, std::uint64_t seed);
+  // A stand-in for the value a source operand holds for one thread: two threads (or two
+  // instructions) with equal stand-ins hold equal values, and different stand-ins under two
+  // seeds mean values that differ for almost every content of memory and every uniform input.
+  // Integers evaluate() knows stand for themselves; anything else is a hash of how it is
+  // computed: its opcode and modifiers over its sources' stand-ins, down to thread
+  // coordinates, uniform inputs and loaded words (named by their space and address, so that
+  // two threads loading one word load one value). Floating-point arithmetic included, since
+  // it is deterministic. nullopt when some input is unknown: a value chosen among several
+  // definitions (a loop-carried sum), a call's, an atomic's or a shuffle's result, a load at
+  // an address the model cannot evaluate.
+  std::optional<std::uint64_t> valueTerm(std::uint32_t instruction, const InstructionOperand& operand,
+                                         const ThreadCoordinates& thread, std::uint64_t seed);
   // The address `[base+offset]` designates for one thread.
   std::optional<std::uint64_t> evaluateAddress(std::uint32_t instruction, const InstructionOperand& address,
                                                const ThreadCoordinates& thread, std::uint64_t seed);
@@ -173,6 +185,12 @@ class ThreadModel {
                                                const ThreadCoordinates& thread, std::uint64_t seed, int depth);
   std::optional<std::uint64_t> evaluateRegister(std::uint32_t instruction, RegisterKey reg,
                                                 const ThreadCoordinates& thread, std::uint64_t seed, int depth);
+  std::optional<std::uint64_t> termOfOperand(std::uint32_t instruction, const InstructionOperand& operand,
+                                            const ThreadCoordinates& thread, std::uint64_t seed, int depth,
+                                            std::unordered_map<std::uint32_t, std::optional<std::uint64_t>>& memo);
+  std::optional<std::uint64_t> termOfDefinition(std::uint32_t definition, const ThreadCoordinates& thread,
+                                               std::uint64_t seed, int depth,
+                                               std::unordered_map<std::uint32_t, std::optional<std::uint64_t>>& memo);
   void pushFeasibleSuccessors(std::uint32_t block, std::vector<std::uint32_t>& into);
   std::optional<bool> branchTaken(std::uint32_t block, const ThreadCoordinates& thread, std::uint64_t seed);
   std::string_view textOf(ByteRange range) const { return text_.substr(range.begin, range.end - range.begin); }

@@ -1,26 +1,31 @@
 // PRF001 register-spill
 //
-// What it does: estimates the registers of each kernel and function (the lowering, liveness
-// and allocation of analyzers/registers) and reports one whose values do not fit the
-// register budget that applies to it — `.maxnreg`, the ceiling that `.maxntid` with
-// `.minnctapersm` implies, or the architectural 255 — so that ptxas will spill some of them
-// to local memory.
+// What it does: reports a kernel or function that must hold more values at once than the
+// register budget that applies to it —
+// `.maxnreg`, the ceiling that `.maxntid` with `.minnctapersm` implies, or the architectural
+// 255 — so that ptxas must spill some of them to local memory.
 //
 // Why is this bad: a spilled value lives in local memory, which is cached device memory:
 // every reload costs tens to hundreds of cycles where a register costs none. ptxas spills
 // silently (`ptxas -v` prints "bytes spill stores"), and the usual cause is a launch bound or
 // `.maxnreg` that was set for another version of the kernel.
 //
+// The count is a lower bound, not the estimate (`ptxlint --report registers`): at a loop's
+// head every value the loop carries (an accumulator) is alive at once, whatever order ptxas
+// gives the instructions, and each needs its own register (integer values are not counted,
+// since ptxas merges induction variables and keeps warp-uniform ones in uniform registers);
+// and values written by instructions ptxas keeps in order (volatile and atomic accesses,
+// fences, barriers) stay alive across the later ordered instructions their uses wait for.
+// The estimate, which models scheduling and allocation, can be far off on code unlike what
+// it was measured on, so it never raises this warning on its own; it is quoted beside the
+// bound.
+//
 // Example:
 //     .entry k(.param .u64 p) .maxnreg 32
-//     { ... 48 values live at once inside the loop ... }
+//     { ... a loop that updates 48 .f32 accumulators ... }
 //
-// Use instead: raise `.maxnreg` (or relax the launch bounds), or keep fewer values live
-// across the hot loop (recompute cheap ones, split the loop).
-//
-// The finding is an estimate: it is reported only when the values that do not fit are at
-// least 4 registers and at least an eighth of the budget, well beyond the estimate's usual
-// error (bench/registers_bench: within 2 registers of ptxas for most kernels).
+// Use instead: raise `.maxnreg` (or relax the launch bounds), or carry fewer values through
+// the loop (a smaller tile per thread).
 //
 // References: PTX ISA §11.4 (.maxnreg, .maxntid, .minnctapersm); CUDA C++ Programming Guide,
 // "Launch bounds" and "Maximum number of registers per thread"; docs/cuda-facts §4.3.
@@ -29,6 +34,7 @@
 #include <vector>
 
 #include "RuleContext.h"
+#include "registers/CarriedValues.h"
 #include "registers/RegisterPressure.h"
 
 namespace ptx {
@@ -79,15 +85,39 @@ void checkRegisterSpill(const RuleContext& context) {
       bounded = bounded || directive.name == ".maxnreg" || directive.name == ".maxntid" || directive.name == ".minnctapersm";
     }
     if (!bounded && declared[f] <= 255) continue;
+    registers::RegisterBudget budget = registers::registerBudget(function);
+    if (declared[f] <= budget.registers) continue;
+    // Two sure costs, whichever is larger: the values a loop carries, and the values that
+    // instructions ptxas keeps in order force to stay alive together.
+    registers::CarriedLowerBound carried = registers::carriedLowerBound(context.text, module, context.flows, f);
+    registers::OrderedLowerBound ordered;
+    if (carried.units <= budget.registers) {
+      ordered = registers::orderedLowerBound(context.text, module, context.flows, f);
+    }
+    std::uint32_t bound = std::max(carried.units, ordered.units);
+    if (bound <= budget.registers) continue;
     registers::RegisterEstimate estimate = registers::estimateFunction(context.text, module, context.flows, f);
-    std::uint32_t margin = std::max<std::uint32_t>(4, estimate.budget / 8);
-    if (estimate.spilledUnits < margin) continue;
     const Symbol& symbol = module.symbols[function.symbol];
-    context.warn("PRF001", Category::Performance, symbol.nameRange,
-                 concat({"'", symbol.name, "' needs about ", std::to_string(estimate.registers + estimate.spilledUnits),
-                         " registers but its budget is ", std::to_string(estimate.budget), " (",
-                         estimate.budgetReason, "): about ", std::to_string(estimate.spilledUnits),
-                         " registers' worth of values would spill to local memory (estimate)"}));
+    std::vector<RelatedInformation> related;
+    std::string why;
+    if (carried.units >= ordered.units) {
+      why = " registers of floating-point values through a loop";
+      related.push_back({module.instructions[carried.headInstruction].statement,
+                         concat({std::to_string(carried.units),
+                                 " registers of floating-point values are live here, at the head of a loop that updates them"})});
+    } else {
+      why = " registers of values alive at once across instructions ptxas keeps in order";
+      related.push_back({module.instructions[ordered.instruction].statement,
+                         concat({std::to_string(ordered.units),
+                                 " registers of values loaded before this ordered access are still needed after it"})});
+    }
+    context.report("PRF001", Category::Performance, symbol.nameRange,
+                   concat({"'", symbol.name, "' needs at least ", std::to_string(bound), why,
+                           ", but its budget is ", std::to_string(budget.registers), " (", budget.reason,
+                           "): ptxas must spill to local memory (the estimate of the whole function is about ",
+                           std::to_string(estimate.registers + estimate.spilledUnits), " registers)"}),
+                   std::move(related));
+    context.out.back().severity = Severity::Warning;
   }
 }
 

@@ -71,6 +71,17 @@ bool shareInterval(const std::vector<std::uint32_t>& x, const std::vector<std::u
   return false;
 }
 
+// Whether two plain stores write values shown to differ under every seed.
+bool storedValuesDiffer(flow::ThreadModel& model, const Module& module, const Access& first,
+                        const flow::ThreadCoordinates& p, const Access& second, const flow::ThreadCoordinates& q) {
+  for (std::uint64_t seed : kSeeds) {
+    auto x = model.valueTerm(first.instruction, module.operands[first.dataOperand], p, seed);
+    auto y = model.valueTerm(second.instruction, module.operands[second.dataOperand], q, seed);
+    if (!x || !y || *x == *y) return false;
+  }
+  return true;
+}
+
 std::uint32_t warpOf(const flow::ThreadCoordinates& t, const flow::LaunchShape& launch) {
   return (t.tid[0] + launch.ntid[0] * (t.tid[1] + launch.ntid[1] * t.tid[2])) / 32;
 }
@@ -142,6 +153,7 @@ std::vector<Access> accessesOf(const RuleContext& context, std::size_t function,
         module.operands[site.firstOperand + 1].shape != OperandShape::Vector) {
       a.valueOperand = site.firstOperand + 1;
     }
+    if (opcode == "st" && site.operandCount >= 2) a.dataOperand = site.firstOperand + 1;
     a.strong = access->view.has(".volatile") || access->view.has(".relaxed") || access->view.has(".acquire") ||
                access->view.has(".release") || access->view.has(".mmio");
     a.ctaScope = (a.strong || a.atomic) && access->view.has(".cta") && !access->view.has(".volatile");
@@ -241,12 +253,9 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
       } else if (pairs == Pairs::Synchronizing) {
         if (!synchronizing) continue;
       } else {
+        // A pair is morally strong only when both sides are strong (or atomic): one strong
+        // access beside a plain one is still a data race.
         if (synchronizing) continue;
-        // Legacy warp-synchronous code marks its exchanges `.volatile` (a reduction within a
-        // warp that relied on lockstep execution): racy since Volta, but written on purpose,
-        // and flagging each of its steps buries everything else. A pair with a strong access
-        // is left out.
-        if (first.strong || second.strong) continue;
       }
       // Whether threads may be at the two accesses at once: the same instruction always; two
       // instructions when one can follow the other with no barrier between. Threads of
@@ -329,6 +338,14 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
               }
               if (same) continue;
             }
+            // Two plain stores of one slot: which lands last matters only when they store
+            // different values. Replicated data (a layout conversion where several threads
+            // hold the same element) is stored alike, and values the model cannot follow are
+            // not taken as different.
+            if (first.dataOperand != UINT32_MAX && second.dataOperand != UINT32_MAX &&
+                !storedValuesDiffer(model, context.module, first, p, second, q)) {
+              continue;
+            }
             const Access* store = first.writes && !first.atomic && !second.writes    ? &first
                                   : second.writes && !second.atomic && !first.writes ? &second
                                                                                      : nullptr;
@@ -375,6 +392,13 @@ const SharedMemoryRaces& sharedMemoryRaces(const RuleContext& context, std::size
     races.accesses = accessesOf(context, function, Space::Shared);
     races.witnesses = findRaces(context, function, races.accesses, Space::Shared);
   });
+}
+
+std::string assumedBlockShape(const flow::LaunchShape& launch) {
+  if (launch.declared) return {};
+  return concat({" (assuming a block of at least ", std::to_string(launch.ntid[0]), " x ",
+                 std::to_string(launch.ntid[1]), " x ", std::to_string(launch.ntid[2]),
+                 " threads; the kernel declares no .reqntid)"});
 }
 
 std::string describeThread(const flow::ThreadCoordinates& thread, bool withCta) {

@@ -4,8 +4,10 @@
 // and whether they execute are evaluated for a set of concrete threads under two seeds for
 // the uniform inputs (flow/ThreadModel.h); a pair of accesses that may run concurrently
 // races when two distinct threads of the set touch overlapping bytes under both seeds, at
-// least one writes, and the two are not both atomic or both strong (morally strong, PTX ISA
-// §8.7.1). An access the model cannot evaluate for every thread of the set is left out.
+// least one writes, and the two are not both atomic or strong (morally strong, PTX ISA
+// §8.7.1). Two plain stores of the same bytes race only when the values stored are shown to
+// differ (ThreadModel::valueTerm): replicated data stored by several threads is no defect.
+// An access the model cannot evaluate for every thread of the set is left out.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +29,7 @@ struct Access {
   std::uint32_t instruction = 0;
   std::uint32_t addressOperand = 0;         // Index into Module::operands.
   std::uint32_t valueOperand = UINT32_MAX;  // A store's data, when it is one register or constant.
+  std::uint32_t dataOperand = UINT32_MAX;   // A plain store's data, a vector included.
   std::uint64_t size = 0;
   bool writes = false;
   bool reads = false;
@@ -80,6 +83,12 @@ struct SharedMemoryRaces {
   SharedMemoryRaces& operator=(const SharedMemoryRaces&) = delete;
 };
 const SharedMemoryRaces& sharedMemoryRaces(const RuleContext& context, std::size_t function);
+
+// The block shape a finding between two threads of one CTA assumed, for its message: empty
+// when the kernel declares it (.reqntid, .maxntid), else " (assuming a block of 64 x 1 x 1
+// threads; the kernel declares no .reqntid)". The pair found exists in every block at least
+// that large.
+std::string assumedBlockShape(const flow::LaunchShape& launch);
 
 // "thread (3, 0, 0)" or "thread 3"; with the CTA when `withCta`.
 std::string describeThread(const flow::ThreadCoordinates& thread, bool withCta);

@@ -39,6 +39,7 @@ void checkMixedSizeAccess(const RuleContext& context) {
     if (!sizesDiffer) continue;
     const races::SharedMemoryRaces& search = races::sharedMemoryRaces(context, f);
     std::set<std::uint32_t> reported;
+    std::string shape = races::assumedBlockShape(context.flows.threadsOfFunction(f).launch());
     for (const races::Witness& w : search.witnesses) {
       if (!w.partial || w.first->size == w.second->size) continue;
       for (int side = 0; side < 2; ++side) {
@@ -50,7 +51,7 @@ void checkMixedSizeAccess(const RuleContext& context) {
         std::string message =
             concat({"mixed-size race in shared memory: this ", std::to_string(here.size), "-byte access by ",
                     races::describeThread(mine, false), " overlaps part of a ", std::to_string(other.size),
-                    "-byte access by ", races::describeThread(theirs, false), " with no barrier between them"});
+                    "-byte access by ", races::describeThread(theirs, false), " with no barrier between them", shape});
         context.report("RAC003", Category::Race, module.instructions[here.instruction].statement, std::move(message),
                        {{module.instructions[other.instruction].statement, "the overlapping access"}});
         context.out.back().severity = Severity::Warning;

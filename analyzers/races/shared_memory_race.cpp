@@ -44,6 +44,8 @@ void checkSharedMemoryRace(const RuleContext& context) {
     if (!hasAnalyzableBody(function)) continue;
     const races::SharedMemoryRaces& search = races::sharedMemoryRaces(context, f);
     std::set<std::uint32_t> reported;
+    std::string shape;
+    if (!search.witnesses.empty()) shape = races::assumedBlockShape(context.flows.threadsOfFunction(f).launch());
     for (const races::Witness& w : search.witnesses) {
       if (w.first->size != w.second->size) continue;  // RAC003.
       auto describe = [](const races::Access& access) {
@@ -58,7 +60,7 @@ void checkSharedMemoryRace(const RuleContext& context) {
         if (&here == &other) {
           message = concat({"data race in shared memory: ", races::describeThread(mine, false), " and ",
                             races::describeThread(theirs, false), " both execute this ", describe(here),
-                            " on the same bytes with no barrier between them"});
+                            " on the same bytes with no barrier between them", shape});
           context.report("RAC001", Category::Race, site.statement, std::move(message));
         } else {
           if (!lines) lines.emplace(context.text);
@@ -66,7 +68,7 @@ void checkSharedMemoryRace(const RuleContext& context) {
           message =
               concat({"data race in shared memory: this ", describe(here), " by ", races::describeThread(mine, false),
                       " and the ", describe(other), " at line ", std::to_string(line), " by ",
-                      races::describeThread(theirs, false), " touch the same bytes with no barrier between them"});
+                      races::describeThread(theirs, false), " touch the same bytes with no barrier between them", shape});
           context.report("RAC001", Category::Race, site.statement, std::move(message),
                          {{otherSite.statement, concat({"the conflicting ", describe(other)})}});
         }

@@ -1260,6 +1260,23 @@ std::optional<std::uint64_t> functionDirective(const FunctionInfo& function, std
   return std::nullopt;
 }
 
+RegisterBudget registerBudget(const FunctionInfo& function) {
+  RegisterBudget budget;
+  if (auto maxnreg = functionDirective(function, ".maxnreg")) {
+    budget.registers = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(*maxnreg, 24, 255));
+    budget.reason = ".maxnreg " + std::to_string(*maxnreg);
+  } else if (auto threads = functionDirective(function, ".maxntid")) {
+    std::uint64_t y = functionDirective(function, ".maxntid", 1).value_or(1);
+    std::uint64_t z = functionDirective(function, ".maxntid", 2).value_or(1);
+    std::uint64_t blocksPerSm = functionDirective(function, ".minnctapersm").value_or(1);
+    std::uint64_t total = std::min<std::uint64_t>(*threads * y * z, 1024);
+    budget.registers = launchBoundsRegisterCeiling(static_cast<std::uint32_t>(total),
+                                                   static_cast<std::uint32_t>(std::min<std::uint64_t>(blocksPerSm, 32)));
+    budget.reason = ".maxntid " + std::to_string(total) + " / .minnctapersm " + std::to_string(blocksPerSm);
+  }
+  return budget;
+}
+
 std::optional<std::uint64_t> declaredThreadsPerBlock(const FunctionInfo& function) {
   for (std::string_view name : {".reqntid", ".maxntid"}) {
     if (auto x = functionDirective(function, name, 0)) {
@@ -1578,20 +1595,9 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
   });
 
   // The budget: .maxnreg, else the launch-bounds ceiling, else the architectural 255.
-  estimate.budget = 255;
-  estimate.budgetReason = "255 per thread";
-  if (auto maxnreg = functionDirective(function, ".maxnreg")) {
-    estimate.budget = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(*maxnreg, 24, 255));
-    estimate.budgetReason = ".maxnreg " + std::to_string(*maxnreg);
-  } else if (auto threads = functionDirective(function, ".maxntid")) {
-    std::uint64_t y = functionDirective(function, ".maxntid", 1).value_or(1);
-    std::uint64_t z = functionDirective(function, ".maxntid", 2).value_or(1);
-    std::uint64_t blocksPerSm = functionDirective(function, ".minnctapersm").value_or(1);
-    std::uint64_t total = std::min<std::uint64_t>(*threads * y * z, 1024);
-    estimate.budget = launchBoundsRegisterCeiling(static_cast<std::uint32_t>(total),
-                                                  static_cast<std::uint32_t>(std::min<std::uint64_t>(blocksPerSm, 32)));
-    estimate.budgetReason = ".maxntid " + std::to_string(total) + " / .minnctapersm " + std::to_string(blocksPerSm);
-  }
+  RegisterBudget budget = registerBudget(function);
+  estimate.budget = budget.registers;
+  estimate.budgetReason = budget.reason;
 
   // ptxas reports two registers more than the highest one its code touches (checked on every
   // function of the corpus against its SASS), so the budget leaves room for them.

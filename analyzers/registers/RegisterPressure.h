@@ -133,6 +133,14 @@ struct RegisterEstimate {
   std::vector<std::pair<std::size_t, std::uint32_t>> directCalls;
 };
 
+// The per-thread register limit that applies to a function: .maxnreg, else the ceiling its
+// launch bounds imply, else the architectural 255; and how it reads in a message.
+struct RegisterBudget {
+  std::uint32_t registers = 255;
+  std::string reason = "255 per thread";
+};
+RegisterBudget registerBudget(const FunctionInfo& function);
+
 // Estimates one function with a body (Module::functions[function]).
 RegisterEstimate estimateFunction(std::string_view text, const Module& module, flow::FlowCache& flows,
                                   std::size_t function);

@@ -2,8 +2,8 @@
 //
 // What it does: follows bulk copies out of shared memory (`cp.async.bulk.global.shared::cta`
 // and the tensor and reduce forms) through `cp.async.bulk.commit_group` and
-// `cp.async.bulk.wait_group[.read] N`, and reports an ordinary store into a copy's source
-// variable while the copy may still be reading it, and a copy still pending when the thread
+// `cp.async.bulk.wait_group[.read] N`, and reports an ordinary store into bytes a copy
+// reads while the copy may still be reading them (the addresses must prove the overlap), and a copy still pending when the thread
 // exits, on some path (the copy is usually issued by one thread, which the others' paths
 // skip).
 //
@@ -30,6 +30,7 @@
 
 #include "RuleContext.h"
 #include "alignment/AddressAlignment.h"
+#include "flow/ThreadModel.h"
 #include "sync/BlockStates.h"
 
 namespace ptx {
@@ -51,6 +52,92 @@ BulkStep stepOf(const RuleContext& context, const InstructionSite& site) {
     if (view.modifiers[k] == ".global" && view.modifiers[k + 1].starts_with(".shared")) return BulkStep::Copy;
   }
   return BulkStep::None;
+}
+
+// Whether the bytes a store writes provably overlap what a bulk copy reads: both offsets
+// into the variable known, or the copy reading the whole variable, or both addresses
+// evaluated for the first thread under two seeds. A store into another region of the same
+// buffer (a scratch area beside the tile a copy sends) is no finding.
+bool provablyOverlaps(const RuleContext& context, flow::FunctionFlow& flow, std::size_t function, std::uint32_t copy,
+                      std::uint32_t store) {
+  const Module& module = context.module;
+  const InstructionSite& copySite = module.instructions[copy];
+  const InstructionSite& storeSite = module.instructions[store];
+  const InstructionOperand& source = module.operands[copySite.firstOperand + 1];
+  const InstructionOperand& target = module.operands[storeSite.firstOperand];
+  flow::AbstractValue from = flow.addressOf(copy, source);
+  flow::AbstractValue to = flow.addressOf(store, target);
+  if (from.base == kNoSymbol || from.base != to.base) return false;
+  auto storeSize = accessSize(viewOf(context, storeSite));
+  if (!storeSize) return false;
+  // A tensor copy's box lies in the tensor map; its first row is at least 16 bytes.
+  std::optional<std::uint64_t> copySize = std::uint64_t{16};
+  if (!viewOf(context, copySite).has(".tensor")) {
+    copySize = copySite.operandCount >= 3
+                   ? flow.valueOf(copy, module.operands[copySite.firstOperand + 2]).constantValue()
+                   : std::nullopt;
+    if (!copySize) return false;
+  }
+  auto overlap = [&](std::int64_t a, std::int64_t b) {
+    return a < b + static_cast<std::int64_t>(*storeSize) && b < a + static_cast<std::int64_t>(*copySize);
+  };
+  auto fromOffset = from.exactOffset();
+  auto toOffset = to.exactOffset();
+  if (fromOffset && toOffset) return overlap(*fromOffset, *toOffset);
+  // The copy reads the whole variable: any store into it overlaps.
+  const Symbol& variable = module.symbols[from.base];
+  if (fromOffset && *fromOffset == 0 && !variable.dimensions.empty() && variable.dimensions.front()) {
+    auto element = flow::typeSizeInBytes(variable.type);
+    std::uint64_t bytes = element.value_or(0);
+    for (const auto& dimension : variable.dimensions) bytes = dimension ? bytes * *dimension : 0;
+    if (bytes != 0 && *copySize >= bytes) return true;
+  }
+  flow::ThreadModel& model = context.flows.threadsOfFunction(function);
+  flow::ThreadCoordinates first;
+  for (std::uint64_t seed : {0x1234567ull, 0x7654321ull}) {
+    auto a = model.evaluateAddress(copy, source, first, seed);
+    auto b = model.evaluateAddress(store, target, first, seed);
+    if (!a || !b) return false;
+    if (!overlap(static_cast<std::int64_t>(*a), static_cast<std::int64_t>(*b))) return false;
+  }
+  return true;
+}
+
+// Whether every thread that issues the copy (among the first 64 of the block, under two
+// seeds) also executes a later `cp.async.bulk.wait_group.read 0` (or `wait_group 0`): the
+// path to the exit that skips it is one no thread takes (the copy and the wait sit under
+// the same condition, tested twice).
+bool waitedByIssuingThreads(const RuleContext& context, std::size_t function, std::uint32_t copy) {
+  const Module& module = context.module;
+  const FunctionInfo& info = module.functions[function];
+  flow::ThreadModel& model = context.flows.threadsOfFunction(function);
+  std::vector<std::uint32_t> waits;
+  for (std::uint32_t i = info.firstInstruction; i < info.firstInstruction + info.instructionCount; ++i) {
+    const InstructionSite& site = module.instructions[i];
+    if (stepOf(context, site) != BulkStep::Wait || site.operandCount == 0) continue;
+    auto n = context.flows.flowOfFunction(function).valueOf(i, module.operands[site.firstOperand]).constantValue();
+    if (n && *n == 0 && model.reachableWithout(copy, i, flow::BarrierKind::None)) waits.push_back(i);
+  }
+  if (waits.empty()) return false;
+  bool anyIssuer = false;
+  for (std::uint64_t seed : {0x1234567ull, 0x7654321ull}) {
+    for (std::uint32_t x = 0; x < 64; ++x) {
+      flow::ThreadCoordinates thread;
+      thread.tid = {x, 0, 0};
+      auto issues = model.executes(copy, thread, seed, flow::kVariesInCta);
+      if (!issues) return false;
+      if (!*issues) continue;
+      anyIssuer = true;
+      bool waited = false;
+      for (std::uint32_t wait : waits) {
+        auto executes = model.executes(wait, thread, seed, flow::kVariesInCta);
+        if (!executes) return false;
+        waited = waited || *executes;
+      }
+      if (!waited) return false;
+    }
+  }
+  return anyIssuer;
 }
 
 }  // namespace
@@ -101,6 +188,7 @@ void checkBulkStoreWait(const RuleContext& context) {
           if ((opcode == "ret" || opcode == "exit") && !site.isGuarded() && function.symbol < module.symbols.size() &&
               module.symbols[function.symbol].isEntry) {
             for (std::uint32_t copy : pending) {
+              if (waitedByIssuingThreads(context, f, copy)) continue;
               report(copy,
                      "the kernel can exit while this bulk copy still reads shared memory: no "
                      "cp.async.bulk.wait_group.read covers it before the exit",
@@ -114,9 +202,7 @@ void checkBulkStoreWait(const RuleContext& context) {
           SymbolId written = flow.addressOf(i, module.operands[site.firstOperand]).base;
           if (written == kNoSymbol) return;
           for (std::uint32_t copy : pending) {
-            const InstructionSite& copySite = module.instructions[copy];
-            SymbolId source = flow.addressOf(copy, module.operands[copySite.firstOperand + 1]).base;
-            if (source != written) continue;
+            if (!provablyOverlaps(context, flow, f, copy, i)) continue;
             report(i,
                    concat({"this store overwrites '", module.symbols[written].name,
                            "' while a bulk copy may still be reading it: no cp.async.bulk.wait_group.read covers "

@@ -5,13 +5,17 @@
 // - another mbarrier operation on it (`arrive`, `expect_tx`, `test_wait`, `try_wait`...)
 //   with no CTA barrier (`bar.sync`, `barrier.sync`, `barrier.cluster.wait`) since the init,
 //   when the init runs under a thread-dependent condition (one thread initialises, all use);
-// - an asynchronous copy that completes on it (`cp.async.bulk ... .mbarrier::complete_tx`)
-//   with no `fence.mbarrier_init` or `fence.proxy.async` since the init.
+// - a multicast asynchronous copy that completes on it in every CTA of the cluster
+//   (`cp.async.bulk ... .multicast::cluster ... .mbarrier::complete_tx`) with no
+//   `fence.mbarrier_init` or `fence.proxy.async` since the init.
+// A copy that completes on the issuing CTA's own barrier is not reported: a CTA barrier
+// after the init orders it (docs/races.md says why; NVIDIA's own cuda::memcpy_async and
+// Triton's TMA code rely on this).
 //
 // Why is this bad: an mbarrier is an object in shared memory; the other threads see its
 // initialised state only once a barrier orders them after the initialising thread, and the
-// asynchronous proxy (TMA, bulk copies) only after a fence that releases the initialisation to
-// it. Arriving on, or completing transactions on, an uninitialised barrier corrupts its phase:
+// other CTAs of a cluster only after fence.mbarrier_init.release.cluster and a cluster
+// barrier. Arriving on, or completing transactions on, an uninitialised barrier corrupts its phase:
 // waits return early or never (compute-sanitizer's synccheck reports "Missing init" for the
 // first case on an H100).
 //
@@ -113,12 +117,17 @@ void checkMbarrierInitVisibility(const RuleContext& context) {
           SymbolId symbol = flow.addressOf(i, module.operands[op->barrier]).base;
           if (symbol == kNoSymbol) return;
           std::string name = module.symbols[symbol].name;
-          if (completesAsync && before.unfenced.contains(symbol)) {
+          // A copy that completes on the issuing CTA's own barrier after a CTA barrier is
+          // ordered after the initialisation (docs/races.md, "SNC005 and the async proxy");
+          // a multicast copy completes on the barriers of other CTAs of the cluster, which
+          // only fence.mbarrier_init.release.cluster publishes.
+          bool reachesOtherCtas = completesAsync && viewOf(context, site).hasPrefix(".multicast");
+          if (reachesOtherCtas && before.unfenced.contains(symbol)) {
             reported[i - function.firstInstruction] = true;
             context.warn("SNC005", Category::Sync, site.statement,
                          concat({"this asynchronous copy completes on '", name,
-                                 "', whose initialisation no fence.mbarrier_init or fence.proxy.async has made "
-                                 "visible to the async proxy"}));
+                                 "' in every CTA of the multicast, but no fence.mbarrier_init.release.cluster has "
+                                 "published this CTA's initialisation of it to the cluster"}));
           } else if (!completesAsync && before.unsynchronized.contains(symbol) && !forSomeThreads(i)) {
             reported[i - function.firstInstruction] = true;
             context.warn("SNC005", Category::Sync, site.statement,

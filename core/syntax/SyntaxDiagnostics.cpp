@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cctype>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -252,6 +254,13 @@ class Collector {
 
   // Everything found, in the order found (for a collector without a limit).
   std::vector<Diagnostic>& found() { return diagnostics_; }
+
+  // Removes the diagnostics found so far that `drop` selects (cascades of a finding that
+  // replaces them).
+  template <typename Drop>
+  void dropIf(Drop drop) {
+    std::erase_if(diagnostics_, drop);
+  }
 
   // Everything after an unterminated block comment is inside that comment as far as ptxas
   // is concerned; diagnostics past it are cascades.
@@ -616,6 +625,126 @@ void walk(Collector& out, TSNode start, std::uint32_t startDepth, const SyntaxKi
   ts_tree_cursor_delete(&cursor);
 }
 
+// A file that ends inside a function body (cut off while being written or copied): the parse
+// then either takes the body's '{' for a stray brace at module level ("unexpected '{'") or
+// invents a closing '}' at the end; both point away from the cause. Found from the text: the
+// braces still open at the end of the file (outside comments and strings), the outermost one
+// opened by a `.entry`/`.func` header, and no function header after it (a body that lacks its
+// '}' before the next function is a different mistake, which the parse reports where it shows).
+struct UnclosedBody {
+  std::uint32_t itemStart = 0;  // The start of the function's header (after the previous item).
+  std::uint32_t brace = 0;      // Its body's '{'.
+  std::string name;             // The function's name, when it could be read.
+};
+
+// The name after a `.entry`/`.func` keyword ending at `at`: `.func (.param .b32 r) name (...)`.
+std::string functionNameAfter(std::string_view text, std::size_t at, std::size_t limit) {
+  auto skipBlanks = [&] {
+    while (at < limit && isSpace(text[at])) ++at;
+  };
+  skipBlanks();
+  if (at < limit && text[at] == '(') {
+    auto close = text.find(')', at);
+    if (close == std::string_view::npos || close >= limit) return {};
+    at = close + 1;
+    skipBlanks();
+  }
+  std::size_t begin = at;
+  while (at < limit && (std::isalnum(static_cast<unsigned char>(text[at])) != 0 || text[at] == '_' ||
+                        text[at] == '$' || text[at] == '%')) {
+    ++at;
+  }
+  return std::string(text.substr(begin, at - begin));
+}
+
+std::optional<UnclosedBody> findUnclosedBody(std::string_view text) {
+  std::vector<std::uint32_t> open;  // Offsets of the '{' still open.
+  std::uint32_t itemStart = 0;     // After the last ';' or '}' at module level.
+  // The end of a `.entry`/`.func` at module level in the current item, or npos.
+  std::size_t keywordEnd = std::string_view::npos;
+  UnclosedBody body;
+  bool bodyFound = false;
+  bool headerAfterBody = false;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    char c = text[i];
+    if (text.compare(i, 2, "//") == 0) {
+      auto newline = text.find('\n', i);
+      i = newline == std::string_view::npos ? text.size() : newline;
+      continue;
+    }
+    if (text.compare(i, 2, "/*") == 0) {
+      auto close = text.find("*/", i + 2);
+      if (close == std::string_view::npos) return std::nullopt;  // Reported as an unterminated comment.
+      i = close + 2;
+      continue;
+    }
+    if (c == '"') {
+      auto close = text.find('"', i + 1);
+      if (close == std::string_view::npos) return std::nullopt;
+      i = close + 1;
+      continue;
+    }
+    if (c == '.' && (i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) != 0 || text[i - 1] == '_'))) {
+      for (std::string_view keyword : {std::string_view(".entry"), std::string_view(".func")}) {
+        std::size_t end = i + keyword.size();
+        if (text.compare(i, keyword.size(), keyword) == 0 &&
+            (end >= text.size() || !(std::isalnum(static_cast<unsigned char>(text[end])) != 0 || text[end] == '_'))) {
+          if (open.empty()) keywordEnd = end;
+          if (bodyFound && !open.empty()) headerAfterBody = true;
+        }
+      }
+    }
+    if (c == '{') {
+      if (open.empty()) {
+        bodyFound = keywordEnd != std::string_view::npos;
+        headerAfterBody = false;
+        if (bodyFound) {
+          body.itemStart = itemStart;
+          body.brace = static_cast<std::uint32_t>(i);
+          body.name = functionNameAfter(text, keywordEnd, i);
+        }
+      }
+      open.push_back(static_cast<std::uint32_t>(i));
+    } else if (c == '}') {
+      if (!open.empty()) open.pop_back();
+      if (open.empty()) {
+        itemStart = static_cast<std::uint32_t>(i + 1);
+        keywordEnd = std::string_view::npos;
+        bodyFound = false;
+      }
+    } else if (c == ';' && open.empty()) {
+      itemStart = static_cast<std::uint32_t>(i + 1);
+      keywordEnd = std::string_view::npos;
+    }
+    ++i;
+  }
+  if (open.empty() || !bodyFound || headerAfterBody) return std::nullopt;
+  return body;
+}
+
+void reportUnclosedBody(Collector& out, ByteRange focus) {
+  std::string_view text = out.text();
+  auto body = findUnclosedBody(text);
+  if (!body || body->brace < focus.begin || body->brace >= focus.end) return;
+  auto end = static_cast<std::uint32_t>(text.size());
+  std::uint32_t lastEnd = previousTokenEnd(text, end);
+  std::uint32_t lastLine = lastEnd == 0 ? 0 : static_cast<std::uint32_t>(text.rfind('\n', lastEnd - 1) + 1);
+  // The parse's view of the same problem: the body's '{' taken for a stray brace, a '}'
+  // invented at the end, or the cut statement on the last line.
+  out.dropIf([&](const Diagnostic& d) {
+    if (d.rule == "SYN003" || d.rule == "SYN005") return false;
+    return d.range.begin == body->brace || d.range.begin >= lastLine ||
+           (d.rule == "SYN002" && d.message.starts_with("expected '}'") && d.range.begin > body->brace);
+  });
+  auto line = static_cast<std::uint32_t>(std::count(text.begin(), text.begin() + body->brace, '\n') + 1);
+  std::string function = body->name.empty() ? std::string("the function") : "function '" + body->name + "'";
+  out.report("SYN002", {lastEnd, std::max(end, lastEnd)},
+             "the file ends inside the body of " + function + " opened at line " + std::to_string(line) +
+                 ": expected '}' to close it (is the file truncated?)",
+             {{{body->brace, body->brace + 1}, "the body of " + function + " opens here"}});
+}
+
 }  // namespace
 
 bool looksBinary(std::string_view text) {
@@ -629,7 +758,7 @@ Diagnostic binaryFileDiagnostic(std::string_view text) {
   diagnostic.category = Category::Syntax;
   auto nul = static_cast<std::uint32_t>(text.find('\0'));
   diagnostic.range = {nul, nul + 1};
-  diagnostic.message = "binary file: it contains NUL bytes, so it is not PTX text; not analyzed";
+  diagnostic.message = "binary file: it contains NUL bytes, so it is not PTX text (ptxas rejects it); not analyzed";
   return diagnostic;
 }
 
@@ -650,6 +779,7 @@ std::vector<Diagnostic> collectSyntaxDiagnostics(std::string_view text, const Sy
   }
   walk(out, tree.root(), 0, syntaxKinds(), focus);
   reportPreprocessorLines(out, tree, syntaxKinds(), focus);
+  if (ts_node_has_error(tree.root())) reportUnclosedBody(out, focus);
   return out.finish();
 }
 

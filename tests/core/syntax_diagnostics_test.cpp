@@ -51,9 +51,11 @@ TEST_CASE("A missing ';' is reported after the instruction and reaches the next 
 TEST_CASE("An unclosed block points back at its '{'", "[syntax-diagnostics]") {
   std::string text = ".version 8.0\n.target sm_80\n.entry k()\n{\n  ret;\n";
   Diagnostic d = only(text);
-  CHECK(d.message == "expected '}' to close block");
+  CHECK(d.message ==
+        "the file ends inside the body of function 'k' opened at line 4: expected '}' to close it (is the file "
+        "truncated?)");
   REQUIRE(d.related.size() == 1);
-  CHECK(d.related[0].message == "'{' opened here");
+  CHECK(d.related[0].message == "the body of function 'k' opens here");
   CHECK(text[d.related[0].range.begin] == '{');
   CHECK(d.range.end == text.size());
 }
@@ -133,4 +135,37 @@ TEST_CASE("The number of syntax diagnostics is capped", "[syntax-diagnostics]") 
   auto diagnostics = lint(kernel(body));
   REQUIRE(diagnostics.size() == 200);
   CHECK(diagnostics.back().message.find("further syntax errors not shown") != std::string::npos);
+}
+
+// A file cut off inside a function body (ptxas 13.0: "Parsing error near '': syntax error" on
+// the line after the last one) is reported at the end of the file, naming the function and
+// the line its body opens on, not as a stray '{' at the top of the function.
+TEST_CASE("A file truncated inside a function body says so at its end", "[syntax-diagnostics]") {
+  const std::string head =
+      ".version 8.5\n.target sm_90\n.address_size 64\n\n.visible .func (.param .b32 r) helper(\n"
+      "\t.param .b32 a\n)\n{\n\t.reg .b32 \t%r<4>;\n\tld.param.b32 \t%r1, [a];\n";
+  // Cut inside a statement (the parse takes the body's '{' for a stray brace) and after a
+  // whole one (the parse invents the closing '}'): one message, the same, for both.
+  for (std::string tail : {std::string("\tadd.s32 \t%r2, %r1, "), std::string("\tadd.s32 \t%r2, %r1, 1;\n")}) {
+    std::string text = head + tail;
+    Diagnostic d = only(text);
+    CHECK(d.rule == "SYN002");
+    CHECK(d.message ==
+          "the file ends inside the body of function 'helper' opened at line 8: expected '}' to close it (is the "
+          "file truncated?)");
+    CHECK(lineOf(text, d.range.begin) == 11);
+    CHECK(d.range.end == text.size());
+    REQUIRE(d.related.size() == 1);
+    CHECK(lineOf(text, d.related[0].range.begin) == 8);
+    CHECK(text[d.related[0].range.begin] == '{');
+  }
+}
+
+TEST_CASE("A function without its '}' before the next function is not called truncated", "[syntax-diagnostics]") {
+  std::string text = ".version 8.5\n.target sm_90\n.address_size 64\n\n.visible .entry a()\n{\n\tret;\n\n"
+                     ".visible .entry b()\n{\n\tret;\n}\n";
+  auto diagnostics = lint(text);
+  INFO(test::describe(text, diagnostics));
+  REQUIRE_FALSE(diagnostics.empty());
+  for (const Diagnostic& d : diagnostics) CHECK(d.message.find("file ends inside") == std::string::npos);
 }

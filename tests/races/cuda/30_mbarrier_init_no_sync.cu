@@ -11,6 +11,6 @@ extern "C" __global__ void k(unsigned* out, const unsigned* in, unsigned n) {
   unsigned done = 0;
   #pragma unroll 1
   for (unsigned it = 0; !done && it < (1u << 16); ++it)
-    asm volatile("{ .reg .pred p; mbarrier.test_wait.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }" : "=r"(done) : "r"(b), "l"(tok) : "memory");
+    asm volatile("{ .reg .pred p; mbarrier.test_wait.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }" : "=r"(done) : "r"(b), "l"(tok) : "memory");  // expect: SNC005
   out[g] = done + in[g];
 }

@@ -1,0 +1,42 @@
+// CarriedValues: a lower bound on the registers a function needs, for the spill rule.
+//
+// The estimate (RegisterPressure.h) models ptxas's scheduling and allocation and can be off
+// by a large factor on code unlike what it was measured on. A warning that a kernel must
+// spill needs something no schedule can undo: the floating-point values a loop carries from
+// one iteration to the next (accumulators). At a loop's head every such value that is read
+// later is alive at once, whatever order the instructions of the body take, and each holds
+// its own register or is spilled. Integer values are left out: ptxas merges induction
+// variables, keeps warp-uniform ones in uniform registers and rematerializes addresses, so
+// they are no sure cost.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "flow/FunctionFlow.h"
+#include "model/Module.h"
+
+namespace ptx::registers {
+
+struct CarriedLowerBound {
+  std::uint32_t units = 0;                  // 32-bit registers live across the back edge at once.
+  std::uint32_t headInstruction = UINT32_MAX;  // First instruction of that loop's head block.
+};
+
+// The most 32-bit floating-point registers live across one loop head of the function.
+CarriedLowerBound carriedLowerBound(std::string_view text, const Module& module, flow::FlowCache& flows,
+                                    std::size_t function);
+
+// The second sure cost: instructions ptxas keeps in order (volatile, strong and atomic memory
+// operations, fences, barriers). A value such an instruction writes, whose last use in the
+// block waits (through its operands) for a later one, is alive across every ordered
+// instruction between, whatever the schedule. The most 32-bit registers alive at once that
+// way, within one block.
+struct OrderedLowerBound {
+  std::uint32_t units = 0;
+  std::uint32_t instruction = UINT32_MAX;  // The ordered instruction they are all alive across.
+};
+OrderedLowerBound orderedLowerBound(std::string_view text, const Module& module, flow::FlowCache& flows,
+                                    std::size_t function);
+
+}  // namespace ptx::registers
