@@ -487,6 +487,146 @@ bool ThreadModel::conditionSplitsThreads(std::uint32_t block) {
   return splits;
 }
 
+std::optional<std::uint64_t> ThreadModel::evaluateOnEntry(std::uint32_t instruction, const InstructionOperand& operand,
+                                                          const ThreadCoordinates& thread, std::uint64_t seed) {
+  firstIteration_ = true;
+  ++stamp_;
+  auto value = evaluateOperand(instruction, operand, thread, seed, 0);
+  firstIteration_ = false;
+  ++stamp_;
+  return value;
+}
+
+std::optional<std::uint32_t> ThreadModel::carriedDefinition(std::uint32_t instruction,
+                                                            const std::vector<std::uint32_t>& reaching,
+                                                            bool& ambiguous) {
+  // The one definition in the loop among those reaching the read, from before the loop the
+  // others; it must reach the read only around the back edge (through the head), not within
+  // one iteration (a value chosen by a branch in the body).
+  const NaturalLoop& loop = *iterationLoop_;
+  const std::vector<BasicBlock>& blocks = flow_.blocks();
+  std::optional<std::uint32_t> inside;
+  bool outside = false;
+  for (std::uint32_t d : reaching) {
+    std::uint32_t at = flow_.definitions()[d].instruction;
+    if (!loop.body[flow_.blockOf(at)]) {
+      outside = true;
+      continue;
+    }
+    if (inside) {
+      ambiguous = true;
+      return std::nullopt;
+    }
+    inside = d;
+  }
+  if (!inside) return std::nullopt;  // Another loop's value, or a branch's before this loop.
+  if (!outside) {
+    ambiguous = true;
+    return std::nullopt;
+  }
+  std::uint32_t readBlock = flow_.blockOf(instruction);
+  std::uint32_t at = flow_.definitions()[*inside].instruction;
+  std::uint32_t defBlock = flow_.blockOf(at);
+  if (defBlock == readBlock && at < instruction) {
+    ambiguous = true;
+    return std::nullopt;
+  }
+  if (readBlock != loop.head) {
+    // Within the body, without passing the head.
+    std::vector<bool> seen(blocks.size(), false);
+    std::vector<std::uint32_t> pending;
+    for (std::uint32_t s : blocks[defBlock].successors) pending.push_back(s);
+    while (!pending.empty()) {
+      std::uint32_t b = pending.back();
+      pending.pop_back();
+      if (b >= blocks.size() || seen[b] || !loop.body[b] || b == loop.head) continue;
+      if (b == readBlock) {
+        ambiguous = true;
+        return std::nullopt;
+      }
+      seen[b] = true;
+      for (std::uint32_t s : blocks[b].successors) pending.push_back(s);
+    }
+  }
+  return inside;
+}
+
+template <typename Result, typename Evaluate>
+std::optional<Result> ThreadModel::inIteration(const NaturalLoop& loop, int iteration, const ThreadCoordinates& thread,
+                                               std::uint64_t seed, Evaluate evaluate) {
+  const std::vector<BasicBlock>& blocks = flow_.blocks();
+  std::uint32_t size = 0;
+  for (std::uint32_t b = 0; b < blocks.size(); ++b) {
+    if (loop.body[b]) size += blocks[b].end - blocks[b].first;
+  }
+  if (size > 256) return std::nullopt;
+  firstIteration_ = true;
+  iterationLoop_ = &loop;
+  iteration_ = 0;
+  ++stamp_;
+  carried_.clear();
+  for (int step = 1; step <= iteration; ++step) {
+    // What the loop's definitions leave after the previous iteration.
+    std::unordered_map<std::uint32_t, std::optional<std::uint64_t>> next;
+    for (std::uint32_t d = 0; d < flow_.definitions().size(); ++d) {
+      if (loop.body[flow_.blockOf(flow_.definitions()[d].instruction)]) {
+        next[d] = evaluateDefinition(d, thread, seed, 0);
+      }
+    }
+    carried_ = std::move(next);
+    iteration_ = step;
+    ++stamp_;
+  }
+  std::optional<Result> value = evaluate();
+  firstIteration_ = false;
+  iterationLoop_ = nullptr;
+  iteration_ = 0;
+  ++stamp_;
+  return value;
+}
+
+std::optional<std::uint64_t> ThreadModel::evaluateAddressInIteration(const NaturalLoop& loop, int iteration,
+                                                                     std::uint32_t instruction,
+                                                                     const InstructionOperand& address,
+                                                                     const ThreadCoordinates& thread,
+                                                                     std::uint64_t seed) {
+  return inIteration<std::uint64_t>(loop, iteration, thread, seed,
+                                    [&] { return evaluateAddress(instruction, address, thread, seed); });
+}
+
+std::optional<bool> ThreadModel::executesInIteration(const NaturalLoop& loop, int iteration, std::uint32_t instruction,
+                                                     const ThreadCoordinates& thread, std::uint64_t seed,
+                                                     std::uint8_t divergence) {
+  return inIteration<bool>(loop, iteration, thread, seed,
+                           [&] { return executes(instruction, thread, seed, divergence); });
+}
+
+std::vector<ThreadModel::IterationAccess> ThreadModel::accessesInIteration(
+    const NaturalLoop& loop, int iteration, const std::vector<std::pair<std::uint32_t, const InstructionOperand*>>& accesses,
+    const ThreadCoordinates& thread, std::uint64_t seed, std::uint8_t divergence) {
+  std::vector<IterationAccess> result(accesses.size());
+  inIteration<bool>(loop, iteration, thread, seed, [&]() -> std::optional<bool> {
+    for (std::size_t k = 0; k < accesses.size(); ++k) {
+      auto runs = executes(accesses[k].first, thread, seed, divergence);
+      if (!runs) continue;
+      if (!*runs) {
+        result[k].state = 0;
+        continue;
+      }
+      if (auto address = evaluateAddress(accesses[k].first, *accesses[k].second, thread, seed)) {
+        result[k] = {1, *address};
+      }
+    }
+    return true;
+  });
+  return result;
+}
+
+std::optional<bool> ThreadModel::branchTakenInIteration(const NaturalLoop& loop, int iteration, std::uint32_t block,
+                                                        const ThreadCoordinates& thread, std::uint64_t seed) {
+  return inIteration<bool>(loop, iteration, thread, seed, [&] { return branchTaken(block, thread, seed); });
+}
+
 std::uint8_t ThreadModel::divergenceOf(std::uint32_t instruction, const InstructionOperand& operand) {
   return readDivergence(instruction, operand);
 }
@@ -785,6 +925,27 @@ std::optional<std::uint64_t> ThreadModel::evaluateRegister(std::uint32_t instruc
   // only while i is 0 or 1): a random stand-in would make addresses meet that never do.
   // When asking whether a loop's condition splits the threads, its first iteration is what
   // is evaluated: the definition from before the loop, which dominates the read.
+  if (reaching.size() >= 2 && iterationLoop_ != nullptr) {
+    // Only the values the loop evaluated carries: its own definition from the previous
+    // iteration, or the one definition from before the loop in the first. A value another
+    // loop carries, or a branch chooses, is unknown (an outer loop's first iteration need not
+    // be one in which this loop runs).
+    if (!iterationLoop_->body[flow_.blockOf(instruction)]) return std::nullopt;
+    bool ambiguous = false;
+    auto carried = carriedDefinition(instruction, reaching, ambiguous);
+    if (ambiguous || !carried) return std::nullopt;
+    if (iteration_ >= 1) {
+      auto it = carried_.find(*carried);
+      return it == carried_.end() ? std::nullopt : it->second;
+    }
+    std::optional<std::uint32_t> entry;
+    for (std::uint32_t d : reaching) {
+      if (d == *carried) continue;
+      if (entry) return std::nullopt;
+      entry = d;
+    }
+    return entry ? evaluateDefinition(*entry, thread, seed, depth + 1) : std::nullopt;
+  }
   if (reaching.size() >= 2 && firstIteration_) {
     std::uint32_t readBlock = flow_.blockOf(instruction);
     std::optional<std::uint32_t> entry;

@@ -90,6 +90,34 @@ class ThreadModel {
   // Whether a definition of `reg` inside `loop` reaches `instruction` (the value may change
   // from one iteration to the next).
   bool definedInLoop(const NaturalLoop& loop, std::uint32_t instruction, RegisterKey reg);
+  // The value of a source operand for one thread on the first iteration of the loops around
+  // it: a value merged from several definitions is read as the one from before the loop (as
+  // conditionSplitsThreads evaluates conditions), or nullopt.
+  std::optional<std::uint64_t> evaluateOnEntry(std::uint32_t instruction, const InstructionOperand& operand,
+                                               const ThreadCoordinates& thread, std::uint64_t seed);
+  // Evaluation in iteration k (0 the first) of `loop`: a value the loop carries (merged from a
+  // definition before the loop and one definition in the loop that reaches the read only
+  // around the back edge) is read as on entry, or as that definition left it in iteration
+  // k - 1 (the loop's definitions evaluated k times over). nullopt when a value merges
+  // otherwise (one another loop carries included), or the loop is large (over 256
+  // instructions). `executes` as executes(); `branchTaken` for the branch ending a block.
+  std::optional<std::uint64_t> evaluateAddressInIteration(const NaturalLoop& loop, int iteration,
+                                                          std::uint32_t instruction, const InstructionOperand& address,
+                                                          const ThreadCoordinates& thread, std::uint64_t seed);
+  std::optional<bool> executesInIteration(const NaturalLoop& loop, int iteration, std::uint32_t instruction,
+                                          const ThreadCoordinates& thread, std::uint64_t seed,
+                                          std::uint8_t divergence);
+  // Several accesses of one thread at once: per (instruction, address), -1 when unknown, 0
+  // when the thread does not execute it (as executes() with `divergence`), 1 and the address.
+  struct IterationAccess {
+    std::int8_t state = -1;
+    std::uint64_t address = 0;
+  };
+  std::vector<IterationAccess> accessesInIteration(
+      const NaturalLoop& loop, int iteration, const std::vector<std::pair<std::uint32_t, const InstructionOperand*>>& accesses,
+      const ThreadCoordinates& thread, std::uint64_t seed, std::uint8_t divergence);
+  std::optional<bool> branchTakenInIteration(const NaturalLoop& loop, int iteration, std::uint32_t block,
+                                             const ThreadCoordinates& thread, std::uint64_t seed);
   // Whether two threads of a small block are shown to take the conditional branch ending
   // `block` different ways (on a loop's first iteration, under two seeds).
   bool conditionSplitsThreads(std::uint32_t block);
@@ -227,6 +255,15 @@ class ThreadModel {
   std::vector<std::optional<std::uint64_t>> memo_;
   std::uint32_t stamp_ = 1;
   bool firstIteration_ = false;            // Loop-carried values read as their value on entry.
+  // Set while evaluating in an iteration of one loop (evaluateAddressInIteration).
+  const NaturalLoop* iterationLoop_ = nullptr;
+  int iteration_ = 0;
+  std::unordered_map<std::uint32_t, std::optional<std::uint64_t>> carried_;  // Definition -> value after iteration 0.
+  template <typename Result, typename Evaluate>
+  std::optional<Result> inIteration(const NaturalLoop& loop, int iteration, const ThreadCoordinates& thread,
+                                    std::uint64_t seed, Evaluate evaluate);
+  std::optional<std::uint32_t> carriedDefinition(std::uint32_t instruction, const std::vector<std::uint32_t>& reaching,
+                                                 bool& ambiguous);
   std::vector<Shape> shapes_;              // Per instruction of the function.
   std::vector<BarrierKind> barrierKinds_;  // Per instruction, built on first use.
   std::vector<std::int8_t> splits_;        // Per block: conditionSplitsThreads, -1 until asked.

@@ -1,6 +1,7 @@
 #include "races/RaceSearch.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "alignment/AddressAlignment.h"
 
@@ -87,6 +88,162 @@ std::uint32_t warpOf(const flow::ThreadCoordinates& t, const flow::LaunchShape& 
 }
 
 }  // namespace
+
+using ThreadModelAccesses = std::vector<std::vector<flow::ThreadModel::IterationAccess>>;
+
+// The numbers of counted barriers that more threads of the declared block take part in than
+// their count (bits by number).
+static std::uint64_t overfullBarrierIds(const RuleContext& context, std::size_t function, flow::ThreadModel& model) {
+  // Only a declared block shape says how many threads there are.
+  const flow::LaunchShape& launch = model.launch();
+  if (!launch.declared) return 0;
+  std::uint64_t threadCount = std::uint64_t{launch.ntid[0]} * launch.ntid[1] * launch.ntid[2];
+  if (threadCount == 0 || threadCount > 1024) return 0;
+  const Module& module = context.module;
+  const FunctionInfo& info = module.functions[function];
+  flow::FunctionFlow& flow = context.flows.flowOfFunction(function);
+  struct Id {
+    std::uint64_t count = 0;  // The smallest count its instructions give; 0: unknown.
+    bool known = true;
+    std::vector<bool> takesPart;
+  };
+  std::unordered_map<std::uint32_t, Id> ids;
+  for (std::uint32_t i = info.firstInstruction; i < info.firstInstruction + info.instructionCount; ++i) {
+    auto id = model.countedBarrierId(i);
+    if (!id || *id == flow::ThreadModel::kUnknownBarrierId) continue;
+    Id& entry = ids[*id];
+    if (!entry.known) continue;
+    if (entry.takesPart.empty()) entry.takesPart.assign(threadCount, false);
+    const InstructionSite& site = module.instructions[i];
+    std::uint32_t countOperand = site.operandCount == 4 ? 2 : 1;
+    auto count = flow.valueOf(i, module.operands[site.firstOperand + countOperand]).constantValue();
+    if (!count || *count == 0) {
+      entry.known = false;
+      continue;
+    }
+    entry.count = entry.count == 0 ? *count : std::min<std::uint64_t>(entry.count, *count);
+    for (std::uint64_t t = 0; t < threadCount && entry.known; ++t) {
+      flow::ThreadCoordinates thread;
+      thread.tid = {static_cast<std::uint32_t>(t % launch.ntid[0]),
+                    static_cast<std::uint32_t>(t / launch.ntid[0] % launch.ntid[1]),
+                    static_cast<std::uint32_t>(t / launch.ntid[0] / launch.ntid[1])};
+      // Under both seeds: a thread takes part when it executes the barrier under either.
+      for (std::uint64_t seed : kSeeds) {
+        auto executes = model.executes(i, thread, seed, flow::kVariesInCta);
+        if (!executes) {
+          entry.known = false;
+          break;
+        }
+        if (*executes) entry.takesPart[t] = true;
+      }
+    }
+  }
+  std::uint64_t overfull = 0;
+  for (const auto& [id, entry] : ids) {
+    if (!entry.known || entry.count == 0) continue;
+    auto taking = static_cast<std::uint64_t>(std::count(entry.takesPart.begin(), entry.takesPart.end(), true));
+    if (taking > entry.count) overfull |= 1ull << id;
+  }
+  return overfull;
+}
+
+// Races between two iterations of a loop with no barrier (nor fence, mbarrier operation or
+// call) in its body, such as a tree reduction whose steps no barrier separates: a plain access
+// of thread p in the loop's first iteration and one of thread q in its second touch the same
+// bytes, at least one a store, under both seeds. The values the loop carries (the stride)
+// are evaluated per iteration; only loops where some access's address depends on them
+// (`unknown`: the accesses the iteration-blind search could not evaluate) are searched, and
+// only when the loop's back edge is taken by every thread after its first iteration.
+static void iterationRaces(const RuleContext& context, std::size_t function, flow::ThreadModel& model,
+                           const std::vector<Access>& accesses, const std::vector<bool>& unknown,
+                           const std::vector<flow::ThreadCoordinates>& threads, std::vector<Witness>& witnesses) {
+  const Module& module = context.module;
+  flow::FunctionFlow& flow = context.flows.flowOfFunction(function);
+  const std::vector<flow::BasicBlock>& blocks = flow.blocks();
+  for (const flow::NaturalLoop& loop : model.naturalLoops()) {
+    std::vector<std::size_t> inside;
+    bool anyUnknown = false, anyStore = false;
+    for (std::size_t a = 0; a < accesses.size(); ++a) {
+      if (!loop.body[flow.blockOf(accesses[a].instruction)]) continue;
+      if (accesses[a].strong || accesses[a].atomic) continue;
+      inside.push_back(a);
+      anyUnknown = anyUnknown || unknown[a];
+      anyStore = anyStore || accesses[a].writes;
+    }
+    if (!anyUnknown || !anyStore) continue;
+    bool barrierFree = true;
+    for (std::uint32_t b = 0; b < blocks.size() && barrierFree; ++b) {
+      if (!loop.body[b]) continue;
+      for (std::uint32_t i = blocks[b].first; i < blocks[b].end && barrierFree; ++i) {
+        if (model.barrierKindOf(i) != flow::BarrierKind::None || module.instructions[i].isCall) barrierFree = false;
+      }
+    }
+    if (!barrierFree) continue;
+    // The back edge: a branch the same for all threads, taken back after the first iteration.
+    const flow::BasicBlock& latch = blocks[loop.latch];
+    if (latch.successors.size() != 2 || (model.branchDivergence(loop.latch) & flow::kVariesInCta) != 0) continue;
+    std::uint32_t target =
+        latch.successors[0] == loop.latch + 1 ? latch.successors[1] : latch.successors[0];
+    // Iterations 0..last are searched, each pair of neighbours: those the back edge is shown
+    // to lead to under both seeds, at most four.
+    constexpr int kIterations = 4;
+    int last = 0;
+    for (; last + 1 < kIterations; ++last) {
+      bool again = latch.successors[0] != latch.successors[1];
+      for (std::uint64_t seed : kSeeds) {
+        auto taken = model.branchTakenInIteration(loop, last, loop.latch, threads[0], seed);
+        again = again && taken && (*taken == (target == loop.head));
+      }
+      if (!again) break;
+    }
+    if (last == 0) continue;
+    std::vector<std::pair<std::uint32_t, const InstructionOperand*>> list;
+    for (std::size_t a : inside) list.push_back({accesses[a].instruction, &module.operands[accesses[a].addressOperand]});
+    // Per seed, per iteration, per thread: the accesses.
+    std::vector<std::vector<ThreadModelAccesses>> table(std::size(kSeeds), std::vector<ThreadModelAccesses>(last + 1));
+    for (std::size_t s = 0; s < std::size(kSeeds); ++s) {
+      for (int iteration = 0; iteration <= last; ++iteration) {
+        for (const flow::ThreadCoordinates& t : threads) {
+          table[s][iteration].push_back(
+              model.accessesInIteration(loop, iteration, list, t, kSeeds[s], flow::kVariesInCta));
+        }
+      }
+    }
+    for (std::size_t x = 0; x < inside.size(); ++x) {
+      for (std::size_t y = 0; y < inside.size(); ++y) {
+        const Access& first = accesses[inside[x]];
+        const Access& second = accesses[inside[y]];
+        if ((!first.writes && !second.writes) || first.size != second.size) continue;
+        bool found = false;
+        for (int k = 0; k < last && !found; ++k)
+        for (std::size_t p = 0; p < threads.size() && !found; ++p) {
+          for (std::size_t q = 0; q < threads.size() && !found; ++q) {
+            if (p == q || threads[p].tid[1] != threads[q].tid[1] || threads[p].tid[2] != threads[q].tid[2]) continue;
+            bool meet = true;
+            for (std::size_t s = 0; s < std::size(kSeeds) && meet; ++s) {
+              const auto& u = table[s][k][p][x];
+              const auto& v = table[s][k + 1][q][y];
+              meet = u.state == 1 && v.state == 1 && u.address < v.address + second.size &&
+                     v.address < u.address + first.size;
+            }
+            if (!meet) continue;
+            Witness w;
+            w.first = &first;
+            w.second = &second;
+            w.firstThread = threads[p];
+            w.secondThread = threads[q];
+            w.firstAddress = table[0][k][p][x].address;
+            w.secondAddress = table[0][k + 1][q][y].address;
+            w.partial = w.firstAddress != w.secondAddress;
+            w.acrossIterations = true;
+            witnesses.push_back(w);
+            found = true;
+          }
+        }
+      }
+    }
+  }
+}
 
 std::optional<std::uint32_t> mapaFeeding(const RuleContext& context, flow::FunctionFlow& flow,
                                          std::uint32_t instruction, const InstructionOperand& address) {
@@ -217,6 +374,7 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
     clusterIntervals = model.barrierIntervals(instructions, flow::BarrierKind::Cluster);
   }
   std::vector<std::uint64_t> participation;  // Per thread, when the function has counted barriers.
+  std::uint64_t overfull = 0;                // Counted barrier numbers whose count is too small.
   if (space == Space::Shared) {
     std::vector<std::uint32_t> instructions;
     for (const Access& access : accesses) instructions.push_back(access.instruction);
@@ -226,11 +384,15 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
     // that number: the intervals without them, and which numbers each thread takes part in
     // (bit 63: a number the model cannot read, which may be any).
     const FunctionInfo& info = context.module.functions[function];
+    overfull = overfullBarrierIds(context, function, model);
     for (std::uint32_t i = info.firstInstruction; i < info.firstInstruction + info.instructionCount; ++i) {
       auto id = model.countedBarrierId(i);
       if (!id) continue;
       if (participation.empty()) participation.assign(threads.size(), 0);
       std::uint64_t bit = *id == flow::ThreadModel::kUnknownBarrierId ? 1ull << 63 : 1ull << *id;
+      // A number more threads take part in than its count: its phases complete with some
+      // of them only, so it orders no pair of them for certain.
+      if ((overfull & bit) != 0) continue;
       for (std::size_t t = 0; t < threads.size(); ++t) {
         auto executes = model.executes(i, threads[t], kSeeds[0], flow::kVariesInCta);
         if (!executes || *executes) participation[t] |= bit;
@@ -240,6 +402,8 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
       fullIntervals = model.barrierIntervals(instructions, flow::BarrierKind::Cta, /*countedBarriersCut=*/false);
     }
   }
+  std::vector<std::vector<std::pair<std::uint64_t, std::uint32_t>>> sortedAddresses(accesses.size());
+  std::vector<bool> sortedBuilt(accesses.size(), false);
   for (std::size_t a = 0; a < accesses.size(); ++a) {
     if (!tables[a].known) continue;
     for (std::size_t b = a; b < accesses.size(); ++b) {
@@ -275,12 +439,16 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
         }
         differentWarpsOnly = !share(warpIntervals[a], warpIntervals[b]);
       }
-      // Sorted (address, thread) of the second access under the first seed.
-      std::vector<std::pair<std::uint64_t, std::uint32_t>> sorted;
-      for (std::uint32_t t = 0; t < threads.size(); ++t) {
-        if (tables[b].address[0][t]) sorted.push_back({*tables[b].address[0][t], t});
+      // Sorted (address, thread) of the second access under the first seed, built once per
+      // access.
+      std::vector<std::pair<std::uint64_t, std::uint32_t>>& sorted = sortedAddresses[b];
+      if (!sortedBuilt[b]) {
+        sortedBuilt[b] = true;
+        for (std::uint32_t t = 0; t < threads.size(); ++t) {
+          if (tables[b].address[0][t]) sorted.push_back({*tables[b].address[0][t], t});
+        }
+        std::sort(sorted.begin(), sorted.end());
       }
-      std::sort(sorted.begin(), sorted.end());
       bool found = false;
       for (std::uint32_t t1 = 0; t1 < threads.size() && !found; ++t1) {
         if (!tables[a].address[0][t1]) continue;
@@ -367,11 +535,17 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
           w.firstAddress = x;
           w.secondAddress = it->first;
           w.partial = x != it->first || first.size != second.size;
+          w.countTooSmall = countedOnly && overfull != 0;
           witnesses.push_back(w);
           found = true;
         }
       }
     }
+  }
+  if (space == Space::Shared && pairs == Pairs::DataRaces) {
+    std::vector<bool> unknown(accesses.size());
+    for (std::size_t a = 0; a < accesses.size(); ++a) unknown[a] = !tables[a].known;
+    iterationRaces(context, function, model, accesses, unknown, threads, witnesses);
   }
   return witnesses;
 }

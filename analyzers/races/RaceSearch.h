@@ -56,6 +56,12 @@ struct Witness {
   std::uint64_t firstAddress = 0;
   std::uint64_t secondAddress = 0;
   bool partial = false;  // The bytes overlap but the accesses differ in size or start.
+  // Only counted barriers lie between the accesses, and one of them has more threads of the
+  // declared block taking part than its count: it orders no pair of them for certain.
+  bool countTooSmall = false;
+  // The two accesses are in successive iterations of a loop with no barrier (one thread's in
+  // iteration k, the other's in k + 1).
+  bool acrossIterations = false;
 };
 
 // The accesses to `space` of the function, in source order.

@@ -48,6 +48,15 @@ void checkSharedMemoryRace(const RuleContext& context) {
     if (!search.witnesses.empty()) shape = races::assumedBlockShape(context.flows.threadsOfFunction(f).launch());
     for (const races::Witness& w : search.witnesses) {
       if (w.first->size != w.second->size) continue;  // RAC003.
+      auto between = [](const races::Witness& witness) -> std::string {
+        if (witness.acrossIterations) {
+          return " in successive iterations of a loop with no barrier in it";
+        }
+        return witness.countTooSmall
+                   ? " with only a named barrier between them whose thread count is smaller than the threads of the "
+                     "declared block that take part in it, so a phase completes without some of them"
+                   : " with no barrier between them";
+      };
       auto describe = [](const races::Access& access) {
         return std::string(access.atomic ? "atomic" : access.writes ? "store" : "load");
       };
@@ -60,7 +69,7 @@ void checkSharedMemoryRace(const RuleContext& context) {
         if (&here == &other) {
           message = concat({"data race in shared memory: ", races::describeThread(mine, false), " and ",
                             races::describeThread(theirs, false), " both execute this ", describe(here),
-                            " on the same bytes with no barrier between them", shape});
+                            " on the same bytes", between(w), shape});
           context.report("RAC001", Category::Race, site.statement, std::move(message));
         } else {
           if (!lines) lines.emplace(context.text);
@@ -68,7 +77,7 @@ void checkSharedMemoryRace(const RuleContext& context) {
           message =
               concat({"data race in shared memory: this ", describe(here), " by ", races::describeThread(mine, false),
                       " and the ", describe(other), " at line ", std::to_string(line), " by ",
-                      races::describeThread(theirs, false), " touch the same bytes with no barrier between them", shape});
+                      races::describeThread(theirs, false), " touch the same bytes", between(w), shape});
           context.report("RAC001", Category::Race, site.statement, std::move(message),
                          {{otherSite.statement, concat({"the conflicting ", describe(other)})}});
         }

@@ -25,6 +25,7 @@
 //
 // References: PTX ISA cp.async, cp.async.commit_group, cp.async.wait_group/wait_all;
 // §8.9.1.1 (asynchronous operations are not ordered with later instructions).
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -96,6 +97,46 @@ void checkAsyncCopyReadBeforeWait(const RuleContext& context) {
           break;
       }
     };
+    // A pair of threads of the CTA (the first 64 along x, or the declared shape) where the
+    // first executes the load at `load` and the second the copy at `copy`, and the bytes meet
+    // under both seeds; the two threads described.
+    const flow::LaunchShape& launch = model.launch();
+    auto otherThreadOverlap = [&](std::uint32_t load, const InstructionOperand& address, std::uint64_t size,
+                                  std::uint32_t copy, std::uint64_t copySize)
+        -> std::optional<std::pair<std::string, std::string>> {
+      if (!model.readsThreadCoordinates()) return std::nullopt;
+      const InstructionOperand& destination = module.operands[module.instructions[copy].firstOperand];
+      std::uint32_t xs = std::min<std::uint32_t>(launch.ntid[0], 64);
+      std::vector<std::optional<std::uint64_t>> reads(xs), writes(xs);
+      std::optional<std::pair<std::uint32_t, std::uint32_t>> pair;
+      for (std::uint64_t seed : kSeeds) {
+        for (std::uint32_t t = 0; t < xs; ++t) {
+          flow::ThreadCoordinates thread;
+          thread.tid = {t, 0, 0};
+          reads[t] = writes[t] = std::nullopt;
+          auto loads = model.executes(load, thread, seed, flow::kVariesInCta);
+          auto copies = model.executes(copy, thread, seed, flow::kVariesInCta);
+          if (!loads || !copies) return std::nullopt;  // Unknown: no proof.
+          if (*loads) reads[t] = model.evaluateAddress(load, address, thread, seed);
+          if (*copies) writes[t] = model.evaluateAddress(copy, destination, thread, seed);
+        }
+        auto meet = [&](std::uint32_t p, std::uint32_t q) {
+          return p != q && reads[p] && writes[q] && *reads[p] < *writes[q] + copySize && *writes[q] < *reads[p] + size;
+        };
+        if (pair) {
+          if (!meet(pair->first, pair->second)) return std::nullopt;
+          continue;
+        }
+        for (std::uint32_t p = 0; p < xs && !pair; ++p) {
+          for (std::uint32_t q = 0; q < xs && !pair; ++q) {
+            if (meet(p, q)) pair = {p, q};
+          }
+        }
+        if (!pair) return std::nullopt;
+      }
+      return std::pair{concat({"thread ", std::to_string(pair->first)}),
+                       concat({"thread ", std::to_string(pair->second)})};
+    };
     auto visit = [&](std::uint32_t i, const Pending& state) {
       const InstructionSite& site = module.instructions[i];
       if (state.empty() || context.textOf(site.opcode) != "ld" || site.operandCount < 2) return;
@@ -124,10 +165,21 @@ void checkAsyncCopyReadBeforeWait(const RuleContext& context) {
             overlaps = *readAt < *writeAt + *copySize && *writeAt < *readAt + *size;
           }
         }
-        if (!overlaps || !anyThread) continue;
+        std::string other;
+        if (!overlaps || !anyThread) {
+          // Another thread's copy: the load of thread p meets the bytes the copy of thread q
+          // writes, under both seeds. A barrier does not wait for the copies of the threads
+          // it synchronizes, so only a wait (before that barrier, in the copying thread)
+          // completes them; on every path here the copy is still pending.
+          auto witness = otherThreadOverlap(i, address, *size, copy, *copySize);
+          if (!witness) continue;
+          other = concat({": ", witness->first, " reads what the copy of ", witness->second,
+                          " writes, and a barrier does not wait for another thread's cp.async"});
+        }
         context.warn("SNC006", Category::Sync, site.statement,
-                     "this load reads shared memory that a cp.async still in flight writes: no "
-                     "cp.async.wait_group or wait_all covering its group comes first");
+                     concat({"this load reads shared memory that a cp.async still in flight writes: no "
+                             "cp.async.wait_group or wait_all covering its group comes first",
+                             other}));
         context.out.back().related.push_back({copySite.statement, "the asynchronous copy"});
         return;
       }

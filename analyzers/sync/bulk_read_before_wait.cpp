@@ -38,6 +38,7 @@
 #include "RuleContext.h"
 #include "alignment/AddressAlignment.h"
 #include "sync/BlockStates.h"
+#include "sync/ByteOverlap.h"
 #include "sync/MbarrierOps.h"
 #include "sync/SharedOperands.h"
 
@@ -104,6 +105,26 @@ void checkBulkReadBeforeWait(const RuleContext& context) {
       }
       return symbols;
     };
+    // A load or store must provably touch the bytes the copy writes (Triton keeps every tile,
+    // barrier and scratch area in one array); a wgmma's descriptors are matched by variable.
+    auto loadOrStoreHits = [&](std::uint32_t copy, std::uint32_t i) {
+      const InstructionSite& site = module.instructions[i];
+      auto access = memoryAccessOf(context, site);
+      if (!access) return true;
+      auto size = accessSize(access->view);
+      auto op = sync::mbarrierOpOf(context, module.instructions[copy]);
+      if (!size || !op || !op->copyDestination) return false;
+      const InstructionSite& copySite = module.instructions[copy];
+      std::optional<std::uint64_t> copySize = std::uint64_t{16};  // A tensor box's first row, at least.
+      if (!viewOf(context, copySite).has(".tensor")) {
+        copySize = copySite.operandCount >= 3
+                       ? flow.valueOf(copy, module.operands[copySite.firstOperand + 2]).constantValue()
+                       : std::nullopt;
+        if (!copySize) return false;
+      }
+      return sync::provablyOverlap(context, f, {copy, &module.operands[*op->copyDestination], *copySize},
+                                   {i, &module.operands[site.firstOperand + access->addressIndex], *size});
+    };
     std::vector<bool> reported(function.instructionCount, false);
     sync::forPathStates<CopyState>(
         sync::Paths::Merge, flow.blocks(),
@@ -131,6 +152,7 @@ void checkBulkReadBeforeWait(const RuleContext& context) {
           std::set<SymbolId> accessed = accessedSymbols(i);
           for (const PendingCopy& copy : before.pending) {
             if (!accessed.contains(copy.destination) || before.waited.contains(copy.barrier)) continue;
+            if (!loadOrStoreHits(copy.copy, i)) continue;
             reported[i - function.firstInstruction] = true;
             context.report(
                 "SNC013", Category::Sync, module.instructions[i].statement,

@@ -32,6 +32,7 @@
 #include "alignment/AddressAlignment.h"
 #include "flow/ThreadModel.h"
 #include "sync/BlockStates.h"
+#include "sync/ByteOverlap.h"
 
 namespace ptx {
 namespace {
@@ -54,23 +55,16 @@ BulkStep stepOf(const RuleContext& context, const InstructionSite& site) {
   return BulkStep::None;
 }
 
-// Whether the bytes a store writes provably overlap what a bulk copy reads: both offsets
-// into the variable known, or the copy reading the whole variable, or both addresses
-// evaluated for the first thread under two seeds. A store into another region of the same
-// buffer (a scratch area beside the tile a copy sends) is no finding.
+// Whether the bytes a store writes provably overlap what a bulk copy reads (a store into
+// another region of the same buffer, such as a scratch area beside the tile a copy sends, is
+// no finding). A tensor copy's box lies in the tensor map; its first row is at least 16 bytes.
 bool provablyOverlaps(const RuleContext& context, flow::FunctionFlow& flow, std::size_t function, std::uint32_t copy,
                       std::uint32_t store) {
   const Module& module = context.module;
   const InstructionSite& copySite = module.instructions[copy];
   const InstructionSite& storeSite = module.instructions[store];
-  const InstructionOperand& source = module.operands[copySite.firstOperand + 1];
-  const InstructionOperand& target = module.operands[storeSite.firstOperand];
-  flow::AbstractValue from = flow.addressOf(copy, source);
-  flow::AbstractValue to = flow.addressOf(store, target);
-  if (from.base == kNoSymbol || from.base != to.base) return false;
   auto storeSize = accessSize(viewOf(context, storeSite));
   if (!storeSize) return false;
-  // A tensor copy's box lies in the tensor map; its first row is at least 16 bytes.
   std::optional<std::uint64_t> copySize = std::uint64_t{16};
   if (!viewOf(context, copySite).has(".tensor")) {
     copySize = copySite.operandCount >= 3
@@ -78,29 +72,8 @@ bool provablyOverlaps(const RuleContext& context, flow::FunctionFlow& flow, std:
                    : std::nullopt;
     if (!copySize) return false;
   }
-  auto overlap = [&](std::int64_t a, std::int64_t b) {
-    return a < b + static_cast<std::int64_t>(*storeSize) && b < a + static_cast<std::int64_t>(*copySize);
-  };
-  auto fromOffset = from.exactOffset();
-  auto toOffset = to.exactOffset();
-  if (fromOffset && toOffset) return overlap(*fromOffset, *toOffset);
-  // The copy reads the whole variable: any store into it overlaps.
-  const Symbol& variable = module.symbols[from.base];
-  if (fromOffset && *fromOffset == 0 && !variable.dimensions.empty() && variable.dimensions.front()) {
-    auto element = flow::typeSizeInBytes(variable.type);
-    std::uint64_t bytes = element.value_or(0);
-    for (const auto& dimension : variable.dimensions) bytes = dimension ? bytes * *dimension : 0;
-    if (bytes != 0 && *copySize >= bytes) return true;
-  }
-  flow::ThreadModel& model = context.flows.threadsOfFunction(function);
-  flow::ThreadCoordinates first;
-  for (std::uint64_t seed : {0x1234567ull, 0x7654321ull}) {
-    auto a = model.evaluateAddress(copy, source, first, seed);
-    auto b = model.evaluateAddress(store, target, first, seed);
-    if (!a || !b) return false;
-    if (!overlap(static_cast<std::int64_t>(*a), static_cast<std::int64_t>(*b))) return false;
-  }
-  return true;
+  return sync::provablyOverlap(context, function, {copy, &module.operands[copySite.firstOperand + 1], *copySize},
+                               {store, &module.operands[storeSite.firstOperand], *storeSize});
 }
 
 // Whether every thread that issues the copy (among the first 64 of the block, under two

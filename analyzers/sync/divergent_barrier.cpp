@@ -26,9 +26,12 @@
 //
 // References: PTX ISA bar.sync/barrier.sync (all threads of the CTA participate unless a
 // thread count is given), §8.9.4; CUDA C++ Programming Guide, __syncthreads.
+#include <algorithm>
+#include <optional>
 #include <string>
 
 #include "RuleContext.h"
+#include "alignment/AddressAlignment.h"
 #include "flow/ThreadModel.h"
 
 namespace ptx {
@@ -52,6 +55,190 @@ bool isCtaBarrier(const RuleContext& context, const InstructionSite& site) {
     if (context.textOf(context.module.modifiers[m]) == ".red") reduction = true;
   }
   return reduction ? operands <= 3 : operands <= 1;
+}
+
+constexpr std::uint64_t kSeeds[] = {0x4242, 0x1717};
+
+// The `setp` a conditional branch at the end of a block tests, with its two compared operands.
+struct Comparison {
+  std::uint32_t instruction = 0;
+  std::uint32_t left = 0, right = 0;  // Operand indices.
+  std::string_view relation;          // ".lt", ".ge", ...
+};
+
+std::optional<Comparison> comparisonOf(const RuleContext& context, flow::FunctionFlow& flow, std::uint32_t branch) {
+  const Module& module = context.module;
+  auto guard = flow.guardRegisterOf(module.instructions[branch]);
+  if (!guard) return std::nullopt;
+  auto reg = flow.registerOf(*guard);
+  if (!reg) return std::nullopt;
+  auto definitions = flow.reachingDefinitions(branch, *reg);
+  if (definitions.size() != 1) return std::nullopt;
+  std::uint32_t setp = flow.definitions()[definitions[0]].instruction;
+  const InstructionSite& site = module.instructions[setp];
+  if (context.textOf(site.opcode) != "setp" || site.operandCount != 3 || flow.guardRegisterOf(site)) {
+    return std::nullopt;
+  }
+  Comparison comparison{setp, site.firstOperand + 1, site.firstOperand + 2, {}};
+  for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
+    std::string_view modifier = context.textOf(module.modifiers[m]);
+    if (modifier == ".eq" || modifier == ".ne" || modifier == ".lt" || modifier == ".le" || modifier == ".gt" ||
+        modifier == ".ge" || modifier == ".lo" || modifier == ".ls" || modifier == ".hi" || modifier == ".hs") {
+      comparison.relation = modifier;
+    }
+    if (modifier.starts_with(".f")) return std::nullopt;  // Floating point: NaN and such.
+  }
+  if (comparison.relation.empty()) return std::nullopt;
+  return comparison;
+}
+
+// Whether an operand is a word each thread loads from an address of its own (two threads of
+// the first 64 load different words under both seeds) from global or generic memory,
+// possibly moved, converted, masked, shifted or offset by values the same for all threads.
+// Input data can hold any words, so a comparison of such a word with a uniform bound goes
+// different ways in different threads for some input.
+bool loadedPerThread(const RuleContext& context, flow::FunctionFlow& flow, flow::ThreadModel& model,
+                     std::uint32_t instruction, const InstructionOperand& operand, int depth = 0) {
+  const Module& module = context.module;
+  if (depth > 6) return false;
+  auto reg = flow.registerOf(operand);
+  if (!reg) return false;
+  auto definitions = flow.reachingDefinitions(instruction, *reg);
+  if (definitions.size() != 1) return false;
+  const flow::Definition& definition = flow.definitions()[definitions[0]];
+  const InstructionSite& site = module.instructions[definition.instruction];
+  if (site.isCall || flow.guardRegisterOf(site) || definition.operand != site.firstOperand) return false;
+  std::string_view opcode = context.textOf(site.opcode);
+  if (opcode == "ld") {
+    InstructionView view = viewOf(context, site);
+    if (view.has(".shared") || view.has(".shared::cta") || view.has(".shared::cluster") || view.has(".local") ||
+        view.has(".param") || view.has(".const") || view.has(".volatile") || site.operandCount != 2) {
+      return false;
+    }
+    const InstructionOperand& address = module.operands[site.firstOperand + 1];
+    for (std::uint64_t seed : kSeeds) {
+      flow::ThreadCoordinates a, b;
+      b.tid = {1, 0, 0};
+      auto x = model.evaluateAddress(definition.instruction, address, a, seed);
+      auto y = model.evaluateAddress(definition.instruction, address, b, seed);
+      if (!x || !y || *x == *y) return false;
+    }
+    return true;
+  }
+  if (opcode != "mov" && opcode != "cvt" && opcode != "and" && opcode != "shr" && opcode != "add" &&
+      opcode != "sub" && opcode != "rem") {
+    return false;
+  }
+  // One source loaded per thread, the others uniform and, for a mask, not zero.
+  std::optional<std::uint32_t> loaded;
+  for (std::uint32_t o = site.firstOperand + 1; o < site.firstOperand + site.operandCount; ++o) {
+    const InstructionOperand& source = module.operands[o];
+    if (model.divergenceOf(definition.instruction, source) == 0) {
+      auto constant = flow.valueOf(definition.instruction, source).constantValue();
+      if (constant && *constant == 0 && (opcode == "and" || opcode == "rem")) return false;
+      if (opcode == "rem" && o == site.firstOperand + 1) return false;  // A uniform divided by the word.
+      continue;
+    }
+    if (loaded) return false;
+    loaded = o;
+  }
+  return loaded && loadedPerThread(context, flow, model, definition.instruction, module.operands[*loaded], depth + 1);
+}
+
+// A comparison of a word each thread loads for itself with a bound the same for all threads.
+bool comparesLoadedWord(const RuleContext& context, flow::FunctionFlow& flow, flow::ThreadModel& model,
+                        std::uint32_t branch) {
+  auto comparison = comparisonOf(context, flow, branch);
+  if (!comparison) return false;
+  const Module& module = context.module;
+  const InstructionOperand& left = module.operands[comparison->left];
+  const InstructionOperand& right = module.operands[comparison->right];
+  if (model.divergenceOf(comparison->instruction, right) == 0) {
+    return loadedPerThread(context, flow, model, comparison->instruction, left);
+  }
+  if (model.divergenceOf(comparison->instruction, left) == 0) {
+    return loadedPerThread(context, flow, model, comparison->instruction, right);
+  }
+  return false;
+}
+
+// The latch of a counted loop `for (i = start; i < bound; i += step)` whose start depends on
+// the thread while bound and step do not (a block- or grid-stride loop): two threads of the
+// block whose starts differ by other than a multiple of the step run different numbers of
+// iterations for almost every bound. Only bounds that are not constants count (a constant
+// bound would rest on the block shape the model assumes).
+bool strideLoopSplits(const RuleContext& context, flow::FunctionFlow& flow, flow::ThreadModel& model,
+                      std::uint32_t latchBlock) {
+  const Module& module = context.module;
+  const std::vector<flow::BasicBlock>& blocks = flow.blocks();
+  std::uint32_t branch = blocks[latchBlock].end - 1;
+  const InstructionSite& branchSite = module.instructions[branch];
+  auto comparison = comparisonOf(context, flow, branch);
+  if (!comparison || blocks[latchBlock].successors.size() != 2) return false;
+  // The loop whose back edge this branch takes.
+  const flow::NaturalLoop* loop = nullptr;
+  for (const flow::NaturalLoop& l : model.naturalLoops()) {
+    if (l.latch == latchBlock) loop = &l;
+  }
+  if (loop == nullptr) return false;
+  // Which way the branch goes back: a taken branch jumps to its target block.
+  std::uint32_t target = blocks[latchBlock].successors[0] == latchBlock + 1 ? blocks[latchBlock].successors[1]
+                                                                           : blocks[latchBlock].successors[0];
+  bool takenLoops = target == loop->head;
+  bool holdsLoops = takenLoops != branchSite.guardNegated;  // The comparison holding stays in the loop.
+  std::string_view relation = comparison->relation;
+  bool less = relation == ".lt" || relation == ".lo";
+  bool greaterEqual = relation == ".ge" || relation == ".hs";
+  // i < bound stays in the loop (or i >= bound leaves it), i on the left.
+  if (!((less && holdsLoops) || (greaterEqual && !holdsLoops))) return false;
+  const InstructionOperand& induction = module.operands[comparison->left];
+  const InstructionOperand& bound = module.operands[comparison->right];
+  if (model.divergenceOf(comparison->instruction, bound) != 0) return false;
+  if (flow.valueOf(comparison->instruction, bound).constantValue()) return false;
+  // i's one definition here: i = i + step, in the loop, from i's value on entry and itself.
+  auto reg = flow.registerOf(induction);
+  if (!reg) return false;
+  auto definitions = flow.reachingDefinitions(comparison->instruction, *reg);
+  if (definitions.size() != 1) return false;
+  std::uint32_t add = flow.definitions()[definitions[0]].instruction;
+  const InstructionSite& addSite = module.instructions[add];
+  if (context.textOf(addSite.opcode) != "add" || addSite.operandCount != 3 || flow.guardRegisterOf(addSite) ||
+      !loop->body[flow.blockOf(add)]) {
+    return false;
+  }
+  const InstructionOperand& previous = module.operands[addSite.firstOperand + 1];
+  const InstructionOperand& step = module.operands[addSite.firstOperand + 2];
+  auto previousReg = flow.registerOf(previous);
+  if (!previousReg || !(*previousReg == *reg) || model.divergenceOf(add, step) != 0) return false;
+  auto carried = flow.reachingDefinitions(add, *previousReg);
+  if (carried.size() != 2) return false;
+  bool fromItself = false, fromOutside = false;
+  for (std::uint32_t d : carried) {
+    std::uint32_t at = flow.definitions()[d].instruction;
+    if (at == add) fromItself = true;
+    else if (!loop->body[flow.blockOf(at)]) fromOutside = true;
+  }
+  if (!fromItself || !fromOutside) return false;
+  // Two threads of the block whose starts differ by other than a multiple of the step, under
+  // both seeds.
+  std::uint32_t xs = std::min<std::uint32_t>(model.launch().ntid[0], 64);
+  for (std::uint64_t seed : kSeeds) {
+    flow::ThreadCoordinates first;
+    auto stride = model.evaluate(add, step, first, seed);
+    auto start = model.evaluateOnEntry(add, previous, first, seed);
+    if (!stride || *stride == 0 || !start) return false;
+    bool differs = false;
+    for (std::uint32_t x = 1; x < xs && !differs; ++x) {
+      flow::ThreadCoordinates thread;
+      thread.tid = {x, 0, 0};
+      auto other = model.evaluateOnEntry(add, previous, thread, seed);
+      if (!other) return false;
+      std::uint64_t distance = *other > *start ? *other - *start : *start - *other;
+      differs = distance % *stride != 0;
+    }
+    if (!differs) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -88,12 +275,19 @@ void checkDivergentBarrier(const RuleContext& context) {
       const InstructionSite& site = module.instructions[barrier];
       // A guard that depends on the thread splits the CTA at the barrier itself.
       std::optional<std::uint32_t> culprit;
+      bool byData = false, byStride = false;  // How the culprit branch was shown to split.
       if (auto guard = flow.guardRegisterOf(site)) {
         if (model.divergenceOf(barrier, *guard) & flow::kVariesInCta) culprit = barrier;
       }
       for (std::uint32_t b = 0; b < blocks.size() && !culprit; ++b) {
         if ((model.branchDivergence(b) & flow::kVariesInCta) == 0 || blocks[b].successors.size() < 2) continue;
-        if (!model.conditionSplitsThreads(b)) continue;
+        std::uint32_t last = blocks[b].end - 1;
+        bool onData = false, onStride = false;
+        if (!model.conditionSplitsThreads(b)) {
+          onData = comparesLoadedWord(context, flow, model, last);
+          onStride = !onData && strideLoopSplits(context, flow, model, b);
+          if (!onData && !onStride) continue;
+        }
         std::uint32_t join = model.immediatePostDominator(b);
         if (join == block) continue;
         // Which sides of the branch reach the barrier before the paths meet.
@@ -110,7 +304,11 @@ void checkDivergentBarrier(const RuleContext& context) {
           // Both sides reach it: a loop whose trip count depends on the thread, when the
           // branch is inside that loop with the barrier.
           std::vector<bool> fromBarrier = reachable(block, UINT32_MAX);
-          if (fromBarrier[b]) culprit = blocks[b].end - 1;
+          if (fromBarrier[b]) {
+            culprit = blocks[b].end - 1;
+            byData = onData;
+            byStride = onStride;
+          }
           continue;
         }
         // One side skips the barrier: fine only if the threads taking it do nothing but exit
@@ -127,13 +325,22 @@ void checkDivergentBarrier(const RuleContext& context) {
             }
           }
         }
-        if (skippersWork) culprit = blocks[b].end - 1;
+        if (skippersWork) {
+          culprit = blocks[b].end - 1;
+          byData = onData;
+          byStride = onStride;
+        }
       }
       if (!culprit) continue;
       const InstructionSite& branch = module.instructions[*culprit];
       std::string where =
           *culprit == barrier
               ? "its guard depends on the thread"
+          : byData ? "the branch here compares a word each thread loads from its own address, so for some input "
+                     "threads take different ways, and those that take the other way do not reach it"
+          : byStride
+              ? "the loop's trip count depends on the thread (its start does, and its bound is not known to be a "
+                "multiple of its step), and threads that leave it early do not reach the barrier again"
               : "the branch here depends on the thread, and threads that take the other way do not reach it";
       context.warn("SNC001", Category::Sync, site.statement,
                    concat({"barrier in divergent code: only some threads of the CTA may reach this '",

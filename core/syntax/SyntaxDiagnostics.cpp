@@ -665,6 +665,8 @@ std::optional<UnclosedBody> findUnclosedBody(std::string_view text) {
   UnclosedBody body;
   bool bodyFound = false;
   bool headerAfterBody = false;
+  std::uint32_t operandBraces = 0;  // Braces of vector operands open in the current statement.
+  char previous = ';';              // The last byte that is no blank, outside comments and strings.
   std::size_t i = 0;
   while (i < text.size()) {
     char c = text[i];
@@ -704,19 +706,31 @@ std::optional<UnclosedBody> findUnclosedBody(std::string_view text) {
           body.brace = static_cast<std::uint32_t>(i);
           body.name = functionNameAfter(text, keywordEnd, i);
         }
+        open.push_back(static_cast<std::uint32_t>(i));
+      } else if (previous == ';' || previous == '{' || previous == '}' || previous == ':') {
+        open.push_back(static_cast<std::uint32_t>(i));  // A block: it starts a statement.
+      } else {
+        ++operandBraces;  // A vector operand (`{%r1, %r2}`), closed within its statement.
       }
-      open.push_back(static_cast<std::uint32_t>(i));
     } else if (c == '}') {
-      if (!open.empty()) open.pop_back();
+      if (operandBraces > 0) {
+        --operandBraces;
+      } else {
+        if (!open.empty()) open.pop_back();
+        if (open.empty()) {
+          itemStart = static_cast<std::uint32_t>(i + 1);
+          keywordEnd = std::string_view::npos;
+          bodyFound = false;
+        }
+      }
+    } else if (c == ';') {
+      operandBraces = 0;  // A statement ends: an operand brace left open is its own error.
       if (open.empty()) {
         itemStart = static_cast<std::uint32_t>(i + 1);
         keywordEnd = std::string_view::npos;
-        bodyFound = false;
       }
-    } else if (c == ';' && open.empty()) {
-      itemStart = static_cast<std::uint32_t>(i + 1);
-      keywordEnd = std::string_view::npos;
     }
+    if (!isSpace(c)) previous = c;
     ++i;
   }
   if (open.empty() || !bodyFound || headerAfterBody) return std::nullopt;

@@ -16,6 +16,11 @@ namespace {
 std::vector<registers::RegisterEstimate> estimate(const std::string& text) {
   LintResult result = lintText(text);
   REQUIRE(result.tree.isComplete());
+  // Every text here is valid PTX: an error would mean the estimate reads a broken model.
+  for (const Diagnostic& diagnostic : result.diagnostics) {
+    INFO(diagnostic.rule << ": " << diagnostic.message);
+    CHECK(diagnostic.severity != Severity::Error);
+  }
   flow::FlowCache flows(text, result.module);
   return registers::estimateRegisters(text, result.module, flows);
 }

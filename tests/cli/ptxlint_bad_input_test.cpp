@@ -36,7 +36,13 @@ struct Folder {
 
 bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 
-std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
+// Built by appending: GCC 12 warns (-Wrestrict, a false positive) on `"'" + path.string()`.
+std::string quoted(const fs::path& path) {
+  std::string out = "'";
+  out += path.string();
+  out += '\'';
+  return out;
+}
 
 }  // namespace
 

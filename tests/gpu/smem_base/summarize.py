@@ -43,10 +43,12 @@ def main(path):
         elif line.startswith("  rec") and last is not None:
             last["recs"].append(kv(line))
     problems = []
-    print("| static arrays (name:align:bytes) | static bytes | extern .align | ptxas -v smem = CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES | "
-          "launch | dynamic array: shared address (CTA 0 / CTA 1) | mod 16 / 128 / 1024 | sa | sb |")
+    print("| static arrays (name:align:bytes) | static bytes | extern .align | ptxas -v smem (= CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES) | "
+          "dynamic array, plain launch (CTA 0, CTA 1) | dynamic array, cluster 2x1x1 (rank 0, rank 1) | "
+          "mod 16 / 128 / 1024 | sa (plain; cluster rank 1) | sb (plain; cluster rank 1) |")
     print("|---|---|---|---|---|---|---|---|---|")
     for name, (static, align, arrays) in layouts.items():
+        cols = {}
         for cluster in (1, 2):
             rows = [v for k, v in cases.items() if k[0] == name and k[1] == "cubin" and k[3] == cluster]
             ok = [v for v in rows if v.get("result") == "ok"]
@@ -58,28 +60,31 @@ def main(path):
                 for r in v["recs"]:
                     if r["static_check"] != "0x1" or r["dyn_check"] not in ("0x1", "0x2"):
                         problems.append("%s dyn=%s cluster=%d: read-back check failed" % (name, v["dyn"], cluster))
-                    if h(r["dyn_shared"]) != h(r["dyn_to_shared"]) or h(r["dyn_shared"]) != h(r["dyn_generic_lo"]):
+                    if h(r["dyn_shared"]) != h(r["dyn_to_shared"]) or h(r["dyn_shared"]) != h(r["dyn_generic_lo"]) \
+                            or h(r["dyn_shared"]) != h(r["smem_u64_lo"]):
                         problems.append("%s: shared/generic forms differ %s" % (name, r))
+                    if r["sa_shared"] != "0xffffffff" and h(r["sa_shared"]) != h(r["sa_generic_lo"]):
+                        problems.append("%s: sa shared/generic differ %s" % (name, r))
                     if h(r["cluster_nctarank"]) != cluster or h(r["cluster_ctarank"]) != (h(r["ctaid_x"]) if cluster == 2 else 0):
                         problems.append("%s: unexpected cluster registers %s" % (name, r))
                     per_cta.setdefault(h(r["ctaid_x"]), set()).add((r["dyn_shared"], r["sa_shared"], r["sb_shared"]))
-            if not per_cta:
-                continue
             attr = set(v["static_attr"] for v in ok)
             if attr != {str(ptxas.get(name))}:
                 problems.append("%s: ptxas smem %s != static attribute %s" % (name, ptxas.get(name), attr))
-            if any(len(s) != 1 for s in per_cta.values()):
+            if sorted(per_cta) != [0, 1] or any(len(x) != 1 for x in per_cta.values()):
                 problems.append("%s cluster=%d: addresses vary with the dynamic size or the thread: %s" % (name, cluster, per_cta))
-            c0 = sorted(per_cta[0])[0]
-            c1 = sorted(per_cta[1])[0]
-            d0 = h(c0[0])
-            if (d0 & LOW24) != (h(c1[0]) & LOW24):
-                problems.append("%s: low 24 bits differ between CTAs" % name)
-            fmt = lambda x: "–" if x == "0xffffffff" else x
-            print("| %s | %d | %d | %d | %s | %s / %s | %d / %d / %d | %s / %s | %s / %s |" % (
-                arrays, static, align, ptxas.get(name, -1),
-                "cluster 2x1x1" if cluster == 2 else "plain", c0[0], c1[0], d0 % 16, d0 % 128, d0 % 1024,
-                fmt(c0[1]), fmt(c1[1]), fmt(c0[2]), fmt(c1[2])))
+                continue
+            cols[cluster] = (sorted(per_cta[0])[0], sorted(per_cta[1])[0])
+        if set(cols) != {1, 2}:
+            continue
+        (p0, p1), (c0, c1) = cols[1], cols[2]
+        d0 = h(p0[0])
+        if not (p0 == p1 == c0) or any(h(x) != (h(y) | (1 << 24)) for x, y in zip(c1, c0) if y != "0xffffffff"):
+            problems.append("%s: cluster rank 1 is not rank 0 + 0x1000000: %s" % (name, cols))
+        fmt = lambda x: "–" if x == "0xffffffff" else x
+        print("| %s | %d | %d | %d | %s, %s | %s, %s | %d / %d / %d | %s; %s | %s; %s |" % (
+            arrays, static, align, ptxas.get(name, -1), p0[0], p1[0], c0[0], c1[0], d0 % 16, d0 % 128, d0 % 1024,
+            fmt(p0[1]), fmt(c1[1]), fmt(p0[2]), fmt(c1[2])))
     maxes = sorted(set(k[2] for k in cases if k[2] not in (0, 1024, 65536)))
     print()
     print("Every row was launched with 0, 1024 and 65536 bytes of dynamic shared memory and with the "

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Full-lint time per file, this build against an anchor build, side by side in one run.
+
+Usage: lint_time_compare.py ANCHOR_PTXLINT [--current PTXLINT] [--min-bytes N] [--runs K] [FILE...]
+
+Without files: every ptxas-accepted file of ../shared/corpus and of our corpora (corpus/nvcc,
+corpus/cudalib/ptx, corpus/triton/ptx) of at least --min-bytes (default 200000), where the
+lint itself, not process start, is what is timed. Each file is linted with `--no-cache
+--jobs 1` by the two binaries alternately, K times each (default 5); the figure is the least
+CPU time (user + system) of the child, which other tenants of the machine disturb least.
+Prints anchor and current times, their ratio, and marks ratios above 1.10. Asserts nothing.
+"""
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+
+
+def corpus_files(min_bytes):
+    files = []
+    verdicts = SHARED / "corpus" / "ptxas-verdicts.json"
+    if verdicts.exists():
+        for relative, verdict in json.loads(verdicts.read_text())["files"].items():
+            if verdict["accepted"]:
+                files.append(SHARED / "corpus" / relative)
+        files += sorted((SHARED / "corpus" / "nvcc" / "ptx").glob("*.ptx"))
+    for folder in ("corpus/nvcc", "corpus/cudalib/ptx", "corpus/triton/ptx"):
+        files += sorted((ROOT / folder).glob("*.ptx"))
+    return [f for f in files if f.stat().st_size >= min_bytes]
+
+
+def cpu_seconds(binary, path):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([binary, "--no-cache", "--jobs", "1", "--quiet", str(path)],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("anchor")
+    parser.add_argument("--current", default=str(ROOT / "build" / "ptxlint"))
+    parser.add_argument("files", nargs="*")
+    parser.add_argument("--min-bytes", type=int, default=200000)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_intermixed_args()
+    files = [Path(f) for f in args.files] or corpus_files(args.min_bytes)
+    print(f"{'file':60} {'bytes':>9} {'anchor s':>9} {'current s':>9} {'ratio':>6}")
+    worst = 0.0
+    for path in files:
+        anchor, current = [], []
+        for _ in range(args.runs):
+            anchor.append(cpu_seconds(args.anchor, path))
+            current.append(cpu_seconds(args.current, path))
+        a, c = min(anchor), min(current)
+        ratio = c / a if a > 0 else float("nan")
+        worst = max(worst, ratio)
+        name = os.path.relpath(path, ROOT.parent)
+        mark = "  > +10%" if ratio > 1.10 else ""
+        print(f"{name[-60:]:60} {path.stat().st_size:9} {a:9.3f} {c:9.3f} {ratio:6.2f}{mark}")
+    print(f"{len(files)} files; largest ratio {worst:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,14 @@
+// SNC006 twin: cp.async.wait_all before the __syncthreads(): each thread's copy is complete
+// when it reaches the barrier, so the other warp's word is there after it.
+extern "C" __global__ void k(unsigned* out, const unsigned* in, unsigned n) {
+  __shared__ alignas(16) unsigned s[64];
+  unsigned tid = threadIdx.x;
+  unsigned g = blockIdx.x * blockDim.x + tid;
+  unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(&s[tid]));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(dst), "l"(__cvta_generic_to_global(&in[g])) : "memory");
+  asm volatile("cp.async.commit_group;" ::: "memory");
+  asm volatile("cp.async.wait_all;" ::: "memory");
+  __syncthreads();
+  unsigned v = s[tid ^ 32];
+  out[g] = v + 1;
+}

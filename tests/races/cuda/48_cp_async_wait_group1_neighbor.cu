@@ -1,0 +1,19 @@
+// SNC006 defect: two cp.async groups (a, then b); cp.async.wait_group 1 completes only the
+// first, so after the barrier the second group's buffer b may still be in flight when another
+// thread reads b[63 - tid].
+extern "C" __global__ void k(unsigned* out, const unsigned* in, unsigned n) {
+  __shared__ alignas(16) unsigned a[64], b[64];
+  unsigned tid = threadIdx.x;
+  unsigned g = blockIdx.x * blockDim.x + tid;
+  unsigned da = static_cast<unsigned>(__cvta_generic_to_shared(&a[tid]));
+  unsigned db = static_cast<unsigned>(__cvta_generic_to_shared(&b[tid]));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(da), "l"(__cvta_generic_to_global(&in[g])) : "memory");
+  asm volatile("cp.async.commit_group;" ::: "memory");
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(db), "l"(__cvta_generic_to_global(&in[g + 4096])) : "memory");
+  asm volatile("cp.async.commit_group;" ::: "memory");
+  asm volatile("cp.async.wait_group 1;" ::: "memory");
+  __syncthreads();
+  unsigned v = a[63 - tid] + b[63 - tid];  // expect: SNC006
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
+  out[g] = v;
+}

@@ -1,0 +1,13 @@
+// RAC001 twin: a __syncthreads() ends every step of the reduction loop.
+extern "C" __global__ void k(unsigned* out, const unsigned* in, unsigned n) {
+  __shared__ unsigned s[64];
+  unsigned tid = threadIdx.x;
+  s[tid] = in[blockIdx.x * 64 + tid] + tid;
+  __syncthreads();
+  #pragma unroll 1
+  for (unsigned st = 32; st > 0; st >>= 1) {
+    if (tid < st) s[tid] += s[tid + st];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = s[0];
+}

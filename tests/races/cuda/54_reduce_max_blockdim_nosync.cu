@@ -1,0 +1,14 @@
+// RAC001 defect: a max reduction whose stride starts at blockDim.x / 2 and halves, with the
+// only barrier after the loop: thread t reads s[t + st], which thread t + st wrote in the
+// previous step.
+extern "C" __global__ void k(unsigned* out, const unsigned* in, unsigned n) {
+  __shared__ unsigned s[64];
+  unsigned tid = threadIdx.x;
+  s[tid] = in[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  for (unsigned st = blockDim.x / 2; st > 0; st >>= 1) {
+    if (tid < st) s[tid] = max(s[tid], s[tid + st]);  // expect: RAC001
+  }
+  __syncthreads();
+  if (tid == 0) out[blockIdx.x] = s[0];
+}
