@@ -6,7 +6,11 @@
 // path between them, and not both atomic or both strong (`.volatile`, `.relaxed`,
 // `.acquire`, `.release`). The addresses are evaluated for concrete threads (the first 64
 // along x, or the declared `.reqntid`/`.maxntid` shape), so each finding names a pair of
-// threads that collide, at both accesses.
+// threads that collide, at both accesses. In a loop with no barrier in its body, the accesses
+// of one iteration are compared with those of the next, with the values the loop carries (a
+// tree reduction's halving stride) evaluated per iteration. A named barrier with a thread
+// count (`bar.sync 1, 64`) orders only the threads that take part in it, and none of them for
+// certain when more threads of the declared block take part than its count.
 //
 // Why is this bad: a data race makes the program's result undefined (PTX ISA §8.7.1): the
 // load may see the value before or after the store, and two stores leave either. Threads of

@@ -4,13 +4,16 @@
 // path of a function — each joins the open group, `cp.async.commit_group` closes it,
 // `cp.async.wait_group N` waits until at most N groups are pending, `cp.async.wait_all` (and a
 // wait on an mbarrier) waits for all — and reports a load from shared memory that reads the
-// bytes a copy still pending on every path writes (the same thread's destination, evaluated
-// for concrete threads).
+// bytes a copy still pending on every path writes: the same thread's destination, or another
+// thread's (a pair of concrete threads of the block whose bytes meet under two seeds). A
+// barrier does not complete copies: only the copying thread's wait does, so reading another
+// thread's copy needs that wait and then a barrier.
 //
 // Why is this bad: cp.async only starts the copy; the destination holds its new bytes once a
 // wait covers the copy's group. A read before that sees the old contents or a mix of both.
 // `cp.async.wait_group 1` after two commits leaves the newer group in flight: reading its
-// buffer is the classic off-by-one of a double-buffered pipeline.
+// buffer is the classic off-by-one of a double-buffered pipeline. `__syncthreads()` alone
+// after the copies does not help: it orders the threads' instructions, not their copies.
 //
 // Example:
 //     cp.async.ca.shared.global [%r1], [%rd1], 4;

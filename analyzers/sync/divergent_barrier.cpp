@@ -6,7 +6,12 @@
 // paths meet again, and two threads of a small block (128 x 8 x 2) are shown to take that
 // branch different ways. The idiom of threads leaving early (`if (i >= n) return;` before
 // the barrier) is not reported: threads that skip the barrier only to exit are not waited
-// for.
+// for. Two more ways of splitting are recognised where concrete threads cannot show one: a
+// comparison of a word each thread loads from its own global address with a bound the same
+// for all threads (`if (in[tid] > 0) __syncthreads();`: the input decides), and a block- or
+// grid-stride loop (`for (i = tid; i < n; i += blockDim.x)`) whose start depends on the thread
+// while its bound is not a constant: the trip counts differ unless n is a multiple of the
+// step.
 //
 // Why is this bad: a barrier without a thread count waits for every thread of the CTA; the
 // CUDA programming guide allows `__syncthreads()` in conditional code only when the condition

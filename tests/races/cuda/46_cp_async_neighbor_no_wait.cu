@@ -1,3 +1,4 @@
+// ptxas -arch=sm_90a (CUDA 13.0) on the PTX of make_ptx.sh: accepted, no warnings.
 // SNC006 defect: each thread copies its word into s[tid] with cp.async, then reads its
 // neighbour's word s[tid ^ 1], which the neighbour's copy (still in flight: no wait, no
 // barrier) writes.

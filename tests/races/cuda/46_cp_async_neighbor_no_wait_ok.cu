@@ -1,3 +1,4 @@
+// ptxas -arch=sm_90a (CUDA 13.0) on the PTX of make_ptx.sh: accepted, no warnings.
 // SNC006 twin: every thread waits for its copy, then a barrier makes the neighbour's copy
 // visible before the read.
 extern "C" __global__ void k(unsigned* out, const unsigned* in, unsigned n) {

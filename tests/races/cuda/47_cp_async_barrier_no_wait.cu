@@ -1,3 +1,4 @@
+// ptxas -arch=sm_90a (CUDA 13.0) on the PTX of make_ptx.sh: accepted, no warnings.
 // SNC006 defect: a __syncthreads() between the cp.async and the read of another warp's word
 // is not enough: the barrier does not wait for asynchronous copies, so warp 1's copy into
 // s[tid] may still be in flight when warp 0 reads s[tid ^ 32].

@@ -1,3 +1,4 @@
+// ptxas -arch=sm_90a (CUDA 13.0) on the PTX of make_ptx.sh: accepted, no warnings.
 // SNC006 twin: cp.async.wait_all before the __syncthreads(): each thread's copy is complete
 // when it reaches the barrier, so the other warp's word is there after it.
 extern "C" __global__ void k(unsigned* out, const unsigned* in, unsigned n) {

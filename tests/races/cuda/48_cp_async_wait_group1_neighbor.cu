@@ -1,3 +1,4 @@
+// ptxas -arch=sm_90a (CUDA 13.0) on the PTX of make_ptx.sh: accepted, no warnings.
 // SNC006 defect: two cp.async groups (a, then b); cp.async.wait_group 1 completes only the
 // first, so after the barrier the second group's buffer b may still be in flight when another
 // thread reads b[63 - tid].

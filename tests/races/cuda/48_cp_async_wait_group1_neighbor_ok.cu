@@ -1,3 +1,4 @@
+// ptxas -arch=sm_90a (CUDA 13.0) on the PTX of make_ptx.sh: accepted, no warnings.
 // SNC006 twin: cp.async.wait_group 0 completes both groups before the barrier.
 extern "C" __global__ void k(unsigned* out, const unsigned* in, unsigned n) {
   __shared__ alignas(16) unsigned a[64], b[64];

@@ -1,3 +1,4 @@
+// ptxas -arch=sm_90a (CUDA 13.0) on the PTX of make_ptx.sh: accepted, no warnings.
 // SNC001 defect: a grid-stride loop with __syncthreads() in its body. Its trip count depends on
 // threadIdx.x (unless n is a multiple of the grid's thread count), so threads whose last
 // element is behind them leave the loop and store their sum while the others wait at the

@@ -1,3 +1,4 @@
+// ptxas -arch=sm_90a (CUDA 13.0) on the PTX of make_ptx.sh: accepted, no warnings.
 // SNC001 defect: a block-stride loop over a row of n words with __syncthreads() in its body:
 // the trip count is (n - tid) / blockDim.x rounded up, which differs between threads unless n
 // is a multiple of the block size.

@@ -1,3 +1,4 @@
+// ptxas -arch=sm_90a (CUDA 13.0) on the PTX of make_ptx.sh: accepted, no warnings.
 // SNC001 twin: the loop runs the same number of iterations in every thread (its bound is
 // a multiple of the block size); the bound check moves into the body.
 extern "C" __global__ void k(unsigned* out, const unsigned* in, unsigned n) {

@@ -1,3 +1,4 @@
+// ptxas -arch=sm_90a (CUDA 13.0) on the PTX of make_ptx.sh: accepted, no warnings.
 // SNC001 defect: a loop whose trip count each thread loads for itself (in[g] % 4) with
 // __syncthreads() in its body: threads with fewer iterations stop arriving.
 extern "C" __global__ void k(unsigned* out, const unsigned* in, unsigned n) {

@@ -1,3 +1,4 @@
+// ptxas -arch=sm_90a (CUDA 13.0) on the PTX of make_ptx.sh: accepted, no warnings.
 // SNC001 twin: the loop runs a fixed 3 iterations in every thread (the largest trip count);
 // the loaded trip count only guards the use inside the body.
 extern "C" __global__ void k(unsigned* out, const unsigned* in, unsigned n) {

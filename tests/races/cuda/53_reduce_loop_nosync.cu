@@ -1,3 +1,4 @@
+// ptxas -arch=sm_90a (CUDA 13.0) on the PTX of make_ptx.sh: accepted, no warnings.
 // RAC001 defect: a tree reduction in a loop that is not unrolled, with no barrier between its
 // steps. In step st/2 thread t reads s[t + st/2], which thread t + st/2 wrote in step st.
 extern "C" __global__ void k(unsigned* out, const unsigned* in, unsigned n) {

@@ -1,3 +1,4 @@
+// ptxas -arch=sm_90a (CUDA 13.0) on the PTX of make_ptx.sh: accepted, no warnings.
 // RAC001 defect: a max reduction whose stride starts at blockDim.x / 2 and halves, with the
 // only barrier after the loop: thread t reads s[t + st], which thread t + st wrote in the
 // previous step.

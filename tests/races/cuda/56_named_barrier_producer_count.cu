@@ -1,3 +1,4 @@
+// ptxas -arch=sm_90a (CUDA 13.0) on the PTX of make_ptx.sh: accepted, no warnings.
 // RAC001 defect: warp 1 fills a tile and arrives on named barrier 1; warp 0 waits on it and
 // reads the tile. 64 threads take part, but the count says 32: each warp alone completes a
 // phase, so warp 0 does not wait for warp 1's stores.

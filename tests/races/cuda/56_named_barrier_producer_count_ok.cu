@@ -1,3 +1,4 @@
+// ptxas -arch=sm_90a (CUDA 13.0) on the PTX of make_ptx.sh: accepted, no warnings.
 // RAC001 twin: the count is the 64 threads (producer and consumer warps) that take part.
 extern "C" __global__ void __launch_bounds__(64) k(unsigned* out, const unsigned* in, unsigned n) {
   __shared__ unsigned tile[32];

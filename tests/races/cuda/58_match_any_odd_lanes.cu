@@ -1,3 +1,4 @@
+// ptxas -arch=sm_90a (CUDA 13.0) on the PTX of make_ptx.sh: accepted, no warnings.
 // SNC002 defect: __match_any_sync(0xffffffff, ...) inside a branch only the odd lanes take; the
 // even lanes go on to the block barrier.
 extern "C" __global__ void k(unsigned* out, const unsigned* in, unsigned n) {
