@@ -23,18 +23,6 @@ namespace {
 
 bool byPosition(const Diagnostic& a, const Diagnostic& b) { return a.range.begin < b.range.begin; }
 
-// Applies the project's rule settings: disabled rules are dropped, severities overridden.
-void applyRuleSettings(std::vector<Diagnostic>& diagnostics, const LintOptions& options) {
-  if (options.rules.empty()) return;
-  std::erase_if(diagnostics, [&](Diagnostic& diagnostic) {
-    auto it = options.rules.find(diagnostic.rule);
-    if (it == options.rules.end()) return false;
-    if (!it->second.enabled) return true;
-    if (it->second.severity) diagnostic.severity = *it->second.severity;
-    return false;
-  });
-}
-
 // Keeps the diagnostics as found and applies the suppression comments to get what is shown.
 void finishWithSuppressions(std::string_view text, LintResult& result, const LintOptions& options) {
   result.unsuppressed = result.diagnostics;
@@ -245,6 +233,17 @@ unsigned threadsFor(std::string_view text, const LintOptions& options) {
 }
 
 }  // namespace
+
+void applyRuleSettings(std::vector<Diagnostic>& diagnostics, const LintOptions& options) {
+  if (options.rules.empty()) return;
+  std::erase_if(diagnostics, [&](Diagnostic& diagnostic) {
+    auto it = options.rules.find(diagnostic.rule);
+    if (it == options.rules.end()) return false;
+    if (!it->second.enabled) return true;
+    if (it->second.severity) diagnostic.severity = *it->second.severity;
+    return false;
+  });
+}
 
 LintResult lintText(std::string_view text, const LintOptions& options) {
   LintResult result;

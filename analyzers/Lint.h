@@ -59,6 +59,11 @@ struct LintResult {
 
 LintResult lintText(std::string_view text, const LintOptions& options = {});
 
+// Applies the project's rule settings (`options.rules`, by code): disabled rules are
+// dropped, severities overridden. lintText does it; a caller that adds diagnostics of its own
+// applies it to them.
+void applyRuleSettings(std::vector<Diagnostic>& diagnostics, const LintOptions& options);
+
 // The pipeline after parsing, for callers that parse incrementally themselves.
 LintResult lintTree(std::string_view text, SyntaxTree tree, const LintOptions& options = {});
 

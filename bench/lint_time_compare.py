@@ -11,7 +11,6 @@ CPU time (user + system) of the child, which other tenants of the machine distur
 Prints anchor and current times, their ratio, and marks ratios above 1.10. Asserts nothing.
 """
 import argparse
-import json
 import os
 import resource
 import subprocess
@@ -19,20 +18,12 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+sys.path.insert(0, str(ROOT / "scripts"))
+from corpus_files import accepted_files  # noqa: E402
 
 
 def corpus_files(min_bytes):
-    files = []
-    verdicts = SHARED / "corpus" / "ptxas-verdicts.json"
-    if verdicts.exists():
-        for relative, verdict in json.loads(verdicts.read_text())["files"].items():
-            if verdict["accepted"]:
-                files.append(SHARED / "corpus" / relative)
-        files += sorted((SHARED / "corpus" / "nvcc" / "ptx").glob("*.ptx"))
-    for folder in ("corpus/nvcc", "corpus/cudalib/ptx", "corpus/triton/ptx"):
-        files += sorted((ROOT / folder).glob("*.ptx"))
-    return [f for f in files if f.stat().st_size >= min_bytes]
+    return [path for _, _, path in accepted_files() if path.stat().st_size >= min_bytes]
 
 
 def cpu_seconds(binary, path):

@@ -233,8 +233,7 @@ bool holdsNoPtx(std::string_view text) {
   return true;
 }
 
-std::optional<Diagnostic> noPtxDiagnostic(std::string_view text,
-                                          const std::map<std::string, RuleSetting, std::less<>>& rules) {
+std::optional<Diagnostic> noPtxDiagnostic(std::string_view text, const LintOptions& options) {
   if (!holdsNoPtx(text)) return std::nullopt;
   Diagnostic diagnostic;
   diagnostic.rule = "SEM005";
@@ -246,11 +245,10 @@ std::optional<Diagnostic> noPtxDiagnostic(std::string_view text,
                                     : "the file holds no PTX, only comments and blank lines: a PTX module must "
                                       "start with '.version'; ptxas rejects it (\"Missing .version directive at "
                                       "start of file\")";
-  if (auto it = rules.find("SEM005"); it != rules.end()) {
-    if (!it->second.enabled) return std::nullopt;
-    if (it->second.severity) diagnostic.severity = *it->second.severity;
-  }
-  return diagnostic;
+  std::vector<Diagnostic> found{std::move(diagnostic)};
+  applyRuleSettings(found, options);
+  if (found.empty()) return std::nullopt;
+  return std::move(found.front());
 }
 
 

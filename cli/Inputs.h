@@ -39,8 +39,7 @@ bool readPtxText(const std::string& path, std::string& text, std::string& error)
 bool holdsNoPtx(std::string_view text);
 
 // The diagnostic ptxlint reports for a file that holds no PTX (SEM005 at its start), with
-// the rule settings of `rules` applied (keyed by code); nullopt when SEM005 is turned off.
-std::optional<Diagnostic> noPtxDiagnostic(std::string_view text,
-                                          const std::map<std::string, RuleSetting, std::less<>>& rules);
+// the rule settings of `options` applied; nullopt when SEM005 is turned off.
+std::optional<Diagnostic> noPtxDiagnostic(std::string_view text, const LintOptions& options);
 
 }  // namespace ptx::cli

@@ -476,7 +476,7 @@ std::string plotFileName(const std::string& file, const std::string& function) {
 FileReport lintAndReport(const std::string& shown, const std::string& text, const LintOptions& options,
                          const Options& settings, SarifFileDetails* sarif) {
   LintResult result = lintText(text, options);
-  if (auto noPtx = noPtxDiagnostic(text, options.rules)) result.diagnostics.push_back(std::move(*noPtx));
+  if (auto noPtx = noPtxDiagnostic(text, options)) result.diagnostics.push_back(std::move(*noPtx));
   if (sarif != nullptr) *sarif = buildSarifDetails(text, result.diagnostics);
   FileReport report = buildFileReport(shown, text, result.diagnostics);
   report.hasFunctions = true;
@@ -545,7 +545,7 @@ FileReport lintOne(const Input& input, const Options& settings, OptionsForFiles&
   }
   // A file without any PTX is clean to the lint (an editor's new, empty buffer), but ptxas
   // rejects it, and a CI run must say so in every format.
-  if (auto noPtx = noPtxDiagnostic(text, options.rules)) diagnostics->push_back(std::move(*noPtx));
+  if (auto noPtx = noPtxDiagnostic(text, options)) diagnostics->push_back(std::move(*noPtx));
   if (sarif != nullptr) *sarif = buildSarifDetails(text, *diagnostics);
   return buildFileReport(shown, text, *diagnostics);
 }

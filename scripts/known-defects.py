@@ -3,15 +3,12 @@
 tests/corpus/known-defects.json, where each real defect is listed by rule and line with the
 reason a reviewer can check against the source.
 
-Usage: known-defects.py [--build DIR] [--lines]
-  (no option)  print findings not in the list (false alarms or new defects) and listed ones
-               no longer found; exit 1 when they differ
-  --lines      rewrite entries that still list counts ({"RAC001": 24}) as line lists, when the
-               count matches what ptxlint finds; reasons are kept, nothing is added
+Usage: known-defects.py [--build DIR]
+Prints findings not in the list (false alarms or new defects) and listed ones no longer
+found; exits 1 when they differ.
 
-Corpora: ../shared/corpus (ptxas-verdicts.json, nvcc/ptx) under "files", and our own
-corpus/nvcc, corpus/cudalib/ptx and corpus/triton/ptx (each with a manifest.json of ptxas
-verdicts) under "ownFiles". Information and hint notes are not findings here.
+Corpora (scripts/corpus_files.py): ../shared/corpus under "files", our own corpora under
+"ownFiles". Information and hint notes are not findings here.
 """
 import argparse
 import json
@@ -21,29 +18,9 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
 KNOWN = ROOT / "tests" / "corpus" / "known-defects.json"
-OWN = ["corpus/nvcc", "corpus/cudalib/ptx", "corpus/triton/ptx"]
-
-
-def accepted_files():
-    """(section, key, path) of every ptxas-accepted corpus file."""
-    out = []
-    verdicts = SHARED / "corpus" / "ptxas-verdicts.json"
-    if verdicts.exists():
-        for relative, verdict in json.loads(verdicts.read_text())["files"].items():
-            if verdict["accepted"]:
-                out.append(("files", relative, SHARED / "corpus" / relative))
-        for path in sorted((SHARED / "corpus" / "nvcc" / "ptx").glob("*.ptx")):
-            out.append(("files", f"nvcc/ptx/{path.name}", path))
-    for folder in OWN:
-        manifest = ROOT / folder / "manifest.json"
-        if not manifest.exists():
-            continue
-        for name, entry in json.loads(manifest.read_text())["files"].items():
-            if entry.get("ptxas_accepted", True):
-                out.append(("ownFiles", f"{folder}/{name}", ROOT / folder / name))
-    return out
+sys.path.insert(0, str(ROOT / "scripts"))
+from corpus_files import accepted_files  # noqa: E402
 
 
 def findings(ptxlint, files):
@@ -67,7 +44,6 @@ def findings(ptxlint, files):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default=str(ROOT / "build"))
-    parser.add_argument("--lines", action="store_true")
     args = parser.parse_args()
     files = accepted_files()
     found = findings(str(Path(args.build) / "ptxlint"), files)
@@ -77,24 +53,15 @@ def main():
         listed = known.get(section, {}).get(key, {}).get("findings", {})
         have = found.get((section, key), {})
         for rule in sorted(set(listed) | set(have)):
-            want = listed.get(rule, [])
+            want = sorted(listed.get(rule, []))
             got = have.get(rule, [])
-            if isinstance(want, int):
-                if args.lines and want == len(got):
-                    known[section][key]["findings"][rule] = got
-                    continue
-                want_lines = None
-            else:
-                want_lines = sorted(want)
-            if want_lines != got:
+            if want != got:
                 differ = True
                 print(f"{section} {key} {rule}: listed {want} found {got}")
     listed_keys = {(s, k) for s in ("files", "ownFiles") for k in known.get(s, {})}
     for section, key in sorted(listed_keys - {(s, k) for s, k, _ in files}):
         differ = True
         print(f"{section} {key}: listed, but not an accepted corpus file")
-    if args.lines:
-        KNOWN.write_text(json.dumps(known, indent=1) + "\n")
     return 1 if differ else 0
 
 

@@ -124,14 +124,10 @@ std::optional<std::uint64_t> placementAlignment(const RuleContext& context, std:
   if (symbol.space != ".shared" || !(symbol.isExtern || symbol.linkage == ".extern")) return std::nullopt;
   // The kernel whose shared window it is: only an entry's own body says what precedes the
   // array; in a .func the caller's static variables are unknown.
-  const FunctionInfo* owner = nullptr;
-  for (const FunctionInfo& function : module.functions) {
-    if (instruction >= function.firstInstruction && instruction < function.firstInstruction + function.instructionCount) {
-      owner = &function;
-      break;
-    }
-  }
-  if (owner == nullptr || owner->symbol == kNoSymbol || !module.symbols[owner->symbol].isEntry) return std::nullopt;
+  flow::FunctionFlow* flow = context.flows.flowOfInstruction(instruction);
+  if (flow == nullptr) return std::nullopt;
+  const FunctionInfo* owner = &module.functions[flow->functionIndex()];
+  if (owner->symbol == kNoSymbol || !module.symbols[owner->symbol].isEntry) return std::nullopt;
   if (usesStaticSharedMemory(module, *owner)) return std::nullopt;
   // A called function may use static shared memory of its own, which the kernel's window
   // holds too.

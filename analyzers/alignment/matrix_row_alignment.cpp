@@ -44,7 +44,7 @@ namespace ptx {
 namespace {
 
 constexpr std::uint64_t kRowAlignment = 16;
-constexpr std::uint64_t kSeeds[] = {0x2468ace, 0x13579bd};
+constexpr const auto& kSeeds = flow::kProofSeeds;
 
 // The number of lanes whose addresses an `.m8n8` ldmatrix/stmatrix reads, or nullopt for
 // other shapes and counts.

@@ -585,22 +585,6 @@ std::optional<Result> ThreadModel::inIteration(const NaturalLoop& loop, int iter
   return value;
 }
 
-std::optional<std::uint64_t> ThreadModel::evaluateAddressInIteration(const NaturalLoop& loop, int iteration,
-                                                                     std::uint32_t instruction,
-                                                                     const InstructionOperand& address,
-                                                                     const ThreadCoordinates& thread,
-                                                                     std::uint64_t seed) {
-  return inIteration<std::uint64_t>(loop, iteration, thread, seed,
-                                    [&] { return evaluateAddress(instruction, address, thread, seed); });
-}
-
-std::optional<bool> ThreadModel::executesInIteration(const NaturalLoop& loop, int iteration, std::uint32_t instruction,
-                                                     const ThreadCoordinates& thread, std::uint64_t seed,
-                                                     std::uint8_t divergence) {
-  return inIteration<bool>(loop, iteration, thread, seed,
-                           [&] { return executes(instruction, thread, seed, divergence); });
-}
-
 std::vector<ThreadModel::IterationAccess> ThreadModel::accessesInIteration(
     const NaturalLoop& loop, int iteration, const std::vector<std::pair<std::uint32_t, const InstructionOperand*>>& accesses,
     const ThreadCoordinates& thread, std::uint64_t seed, std::uint8_t divergence) {

@@ -41,6 +41,10 @@ constexpr std::uint8_t kVariesAcrossCtas = 2;  // CTAs may see different values.
 // a reduction's result, or %warpid, which differ only between warps).
 constexpr std::uint8_t kVariesInWarp = 4;
 
+// The two seeds a proof by concrete threads evaluates under (flow::ThreadModel): a fact that
+// holds under both holds for every value of the uniform inputs, up to a negligible chance.
+constexpr std::uint64_t kProofSeeds[] = {0x1234567, 0x7654321};
+
 struct ThreadCoordinates {
   std::array<std::uint32_t, 3> tid{};
   std::array<std::uint32_t, 3> ctaid{};
@@ -98,15 +102,9 @@ class ThreadModel {
   // Evaluation in iteration k (0 the first) of `loop`: a value the loop carries (merged from a
   // definition before the loop and one definition in the loop that reaches the read only
   // around the back edge) is read as on entry, or as that definition left it in iteration
-  // k - 1 (the loop's definitions evaluated k times over). nullopt when a value merges
+  // k - 1 (the loop's definitions evaluated k times over). Unknown when a value merges
   // otherwise (one another loop carries included), or the loop is large (over 256
-  // instructions). `executes` as executes(); `branchTaken` for the branch ending a block.
-  std::optional<std::uint64_t> evaluateAddressInIteration(const NaturalLoop& loop, int iteration,
-                                                          std::uint32_t instruction, const InstructionOperand& address,
-                                                          const ThreadCoordinates& thread, std::uint64_t seed);
-  std::optional<bool> executesInIteration(const NaturalLoop& loop, int iteration, std::uint32_t instruction,
-                                          const ThreadCoordinates& thread, std::uint64_t seed,
-                                          std::uint8_t divergence);
+  // instructions). `branchTakenInIteration` for the branch ending a block.
   // Several accesses of one thread at once: per (instruction, address), -1 when unknown, 0
   // when the thread does not execute it (as executes() with `divergence`), 1 and the address.
   struct IterationAccess {
@@ -255,7 +253,7 @@ class ThreadModel {
   std::vector<std::optional<std::uint64_t>> memo_;
   std::uint32_t stamp_ = 1;
   bool firstIteration_ = false;            // Loop-carried values read as their value on entry.
-  // Set while evaluating in an iteration of one loop (evaluateAddressInIteration).
+  // Set while evaluating in an iteration of one loop (accessesInIteration, branchTakenInIteration).
   const NaturalLoop* iterationLoop_ = nullptr;
   int iteration_ = 0;
   std::unordered_map<std::uint32_t, std::optional<std::uint64_t>> carried_;  // Definition -> value after iteration 0.

@@ -8,7 +8,7 @@
 namespace ptx::races {
 namespace {
 
-constexpr std::uint64_t kSeeds[] = {0x1234567, 0x7654321};
+constexpr const auto& kSeeds = flow::kProofSeeds;
 
 bool inSpace(const InstructionView& view, Space space) {
   if (space == Space::Shared) {
@@ -87,13 +87,11 @@ std::uint32_t warpOf(const flow::ThreadCoordinates& t, const flow::LaunchShape& 
   return (t.tid[0] + launch.ntid[0] * (t.tid[1] + launch.ntid[1] * t.tid[2])) / 32;
 }
 
-}  // namespace
-
 using ThreadModelAccesses = std::vector<std::vector<flow::ThreadModel::IterationAccess>>;
 
 // The numbers of counted barriers that more threads of the declared block take part in than
 // their count (bits by number).
-static std::uint64_t overfullBarrierIds(const RuleContext& context, std::size_t function, flow::ThreadModel& model) {
+std::uint64_t overfullBarrierIds(const RuleContext& context, std::size_t function, flow::ThreadModel& model) {
   // Only a declared block shape says how many threads there are.
   const flow::LaunchShape& launch = model.launch();
   if (!launch.declared) return 0;
@@ -154,7 +152,7 @@ static std::uint64_t overfullBarrierIds(const RuleContext& context, std::size_t 
 // are evaluated per iteration; only loops where some access's address depends on them
 // (`unknown`: the accesses the iteration-blind search could not evaluate) are searched, and
 // only when the loop's back edge is taken by every thread after its first iteration.
-static void iterationRaces(const RuleContext& context, std::size_t function, flow::ThreadModel& model,
+void iterationRaces(const RuleContext& context, std::size_t function, flow::ThreadModel& model,
                            const std::vector<Access>& accesses, const std::vector<bool>& unknown,
                            const std::vector<flow::ThreadCoordinates>& threads, std::vector<Witness>& witnesses) {
   const Module& module = context.module;
@@ -244,6 +242,8 @@ static void iterationRaces(const RuleContext& context, std::size_t function, flo
     }
   }
 }
+
+}  // namespace
 
 std::optional<std::uint32_t> mapaFeeding(const RuleContext& context, flow::FunctionFlow& flow,
                                          std::uint32_t instruction, const InstructionOperand& address) {
@@ -477,39 +477,22 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
           auto y2 = tables[b].address[1][t2];
           if (!x2 || !y2) continue;
           if (!(*x2 < *y2 + second.size && *y2 < *x2 + first.size)) continue;
-          // Every thread storing the value they all computed (a shared flag or bound set by
-          // the whole CTA) changes nothing whichever store lands last, and a thread that stored
-          // it before loading reads that value whichever store it sees.
+          // A store of the value every thread computed (divergence: the same for all).
           auto uniformStore = [&](const Access& access) {
             return access.valueOperand != UINT32_MAX &&
                    (model.divergenceOf(access.instruction, context.module.operands[access.valueOperand]) &
                     divergence) == 0;
           };
           if (x == it->first && first.size == second.size) {
+            // Every thread storing the value they all computed (a shared flag or bound set by
+            // the whole CTA, or grid) changes nothing whichever store lands last. Divergence
+            // decides this, not the stand-ins below: those tell the words loaded by different
+            // CTAs apart even where the divergence analysis knows them alike.
             if (uniformStore(first) && uniformStore(second) && &first == &second) continue;
-            // Lanes of one warp storing a value that differs only between warps (a vote's
-            // result) store the same value.
-            if (&first == &second && space == Space::Shared && warpOf(p, launch) == warpOf(q, launch) &&
-                first.valueOperand != UINT32_MAX &&
-                (model.divergenceOf(first.instruction, context.module.operands[first.valueOperand]) &
-                 flow::kVariesInWarp) == 0) {
-              continue;
-            }
-            if (uniformStore(first) && uniformStore(second) &&
-                model.divergenceOf(first.instruction, context.module.operands[first.valueOperand]) == 0) {
-              // Two stores of values that are the same for the whole CTA and known alike.
-              bool same = true;
-              for (std::uint64_t seed : kSeeds) {
-                auto v1 = model.evaluate(first.instruction, context.module.operands[first.valueOperand], p, seed);
-                auto v2 = model.evaluate(second.instruction, context.module.operands[second.valueOperand], q, seed);
-                same = same && v1 && v2 && *v1 == *v2;
-              }
-              if (same) continue;
-            }
             // Two plain stores of one slot: which lands last matters only when they store
             // different values. Replicated data (a layout conversion where several threads
-            // hold the same element) is stored alike, and values the model cannot follow are
-            // not taken as different.
+            // hold the same element) and a vote's result stored by lanes of one warp are stored
+            // alike, and values the model cannot follow are not taken as different.
             if (first.dataOperand != UINT32_MAX && second.dataOperand != UINT32_MAX &&
                 !storedValuesDiffer(model, context.module, first, p, second, q)) {
               continue;
@@ -517,6 +500,8 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
             const Access* store = first.writes && !first.atomic && !second.writes    ? &first
                                   : second.writes && !second.atomic && !first.writes ? &second
                                                                                      : nullptr;
+            // A thread that stored such a value before loading it reads that value whichever
+            // store it sees.
             if (store != nullptr && uniformStore(*store)) {
               const Access& load = store == &first ? second : first;
               std::size_t storeIndex = store == &first ? a : b;

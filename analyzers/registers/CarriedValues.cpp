@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "flow/ThreadModel.h"
 #include "registers/RegisterPressure.h"
 
 namespace ptx::registers {
@@ -14,11 +15,68 @@ bool isFloatType(std::string_view type) {
          type == ".bf16x2";
 }
 
+// The registers one instruction reads (sources, vector elements, address bases; wgmma's
+// accumulators, which its destination operand also reads) and those it surely writes (an
+// unguarded destination: a guarded one may keep the old value).
+struct RegisterAccesses {
+  std::vector<flow::RegisterKey> reads, writes;
+};
+
+RegisterAccesses registerAccessesOf(std::string_view text, const Module& module, flow::FunctionFlow& flow,
+                                    std::uint32_t instruction) {
+  RegisterAccesses accesses;
+  const InstructionSite& site = module.instructions[instruction];
+  if (site.inDamagedCode) return accesses;
+  std::vector<std::uint32_t> written = flow.definedOperands(instruction);
+  bool destinationRead = text.substr(site.opcode.begin, site.opcode.end - site.opcode.begin) == "wgmma";
+  auto visit = [&](const InstructionOperand& operand, std::uint32_t index, auto& self) -> void {
+    if (operand.shape == OperandShape::Vector || operand.shape == OperandShape::PredicatePair) {
+      for (std::uint32_t e = 0; e < operand.elementCount; ++e) {
+        self(module.operands[operand.firstElement + e], operand.firstElement + e, self);
+      }
+      return;
+    }
+    if (operand.shape == OperandShape::Address) {
+      if (auto base = flow.baseRegisterOf(operand)) self(*base, UINT32_MAX, self);
+      return;
+    }
+    if (operand.shape != OperandShape::Register) return;
+    auto key = flow.registerOf(operand);
+    if (!key) return;
+    bool isWritten = std::find(written.begin(), written.end(), index) != written.end();
+    if (!isWritten || destinationRead) accesses.reads.push_back(*key);
+    if (isWritten && !site.isGuarded()) accesses.writes.push_back(*key);
+  };
+  for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
+    visit(module.operands[o], o, visit);
+  }
+  return accesses;
+}
+
 struct KeyHash {
   std::size_t operator()(const flow::RegisterKey& key) const {
     return std::hash<std::uint64_t>()((std::uint64_t{key.symbol} << 32) | key.index);
   }
 };
+
+// Instructions ptxas keeps in their order relative to each other: strong and atomic memory
+// operations, fences and barriers (volatile loads stay in program order in its output).
+bool keepsOrder(std::string_view text, const Module& module, const InstructionSite& site) {
+  auto textOf = [&](ByteRange r) { return text.substr(r.begin, r.end - r.begin); };
+  std::string_view opcode = textOf(site.opcode);
+  if (opcode == "atom" || opcode == "red" || opcode == "bar" || opcode == "barrier" || opcode == "membar" ||
+      opcode == "fence") {
+    return true;
+  }
+  if (opcode != "ld" && opcode != "st") return false;
+  for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
+    std::string_view modifier = textOf(module.modifiers[m]);
+    if (modifier == ".volatile" || modifier == ".relaxed" || modifier == ".acquire" || modifier == ".release") {
+      return true;
+    }
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -29,59 +87,32 @@ CarriedLowerBound carriedLowerBound(std::string_view text, const Module& module,
   if (info.instructionCount == 0) return bound;
   flow::FunctionFlow& flow = flows.flowOfFunction(function);
   const std::vector<flow::BasicBlock>& blocks = flow.blocks();
-  // Blocks that begin a loop: the target of an edge from a block at or after it, on a path
-  // back to itself (a back edge of the source order, which is how compilers lay loops out).
-  std::vector<std::uint32_t> heads;
-  for (std::uint32_t b = 0; b < blocks.size(); ++b) {
-    for (std::uint32_t s : blocks[b].successors) {
-      if (s <= b && std::find(heads.begin(), heads.end(), s) == heads.end()) heads.push_back(s);
-    }
-  }
-  if (heads.empty()) return bound;
+  const std::vector<flow::NaturalLoop>& loops = flows.threadsOfFunction(function).naturalLoops();
+  if (loops.empty()) return bound;
 
-  // Dense numbering of the floating-point registers; per block, those it reads before writing
-  // (upward-exposed) and those it writes.
+  // Dense numbering of the floating-point registers, and what each instruction reads and
+  // writes of them.
   std::unordered_map<flow::RegisterKey, std::uint32_t, KeyHash> number;
   std::vector<std::uint8_t> units;
-  auto indexOf = [&](const flow::RegisterKey& key) -> std::optional<std::uint32_t> {
-    if (key.symbol == kNoSymbol || key.symbol >= module.symbols.size()) return std::nullopt;
-    const Symbol& symbol = module.symbols[key.symbol];
-    if (!symbol.isRegister() || !isFloatType(symbol.type)) return std::nullopt;
-    auto [it, inserted] = number.try_emplace(key, static_cast<std::uint32_t>(units.size()));
-    if (inserted) units.push_back(registerUnits(symbol));
-    return it->second;
+  auto numbered = [&](const std::vector<flow::RegisterKey>& keys) {
+    std::vector<std::uint32_t> numbers;
+    for (const flow::RegisterKey& key : keys) {
+      if (key.symbol == kNoSymbol || key.symbol >= module.symbols.size()) continue;
+      const Symbol& symbol = module.symbols[key.symbol];
+      if (!symbol.isRegister() || !isFloatType(symbol.type)) continue;
+      auto [it, inserted] = number.try_emplace(key, static_cast<std::uint32_t>(units.size()));
+      if (inserted) units.push_back(registerUnits(symbol));
+      numbers.push_back(it->second);
+    }
+    return numbers;
   };
   struct Access {
     std::vector<std::uint32_t> reads, writes;
   };
   std::vector<Access> perInstruction(info.instructionCount);
   for (std::uint32_t i = info.firstInstruction; i < info.firstInstruction + info.instructionCount; ++i) {
-    const InstructionSite& site = module.instructions[i];
-    if (site.inDamagedCode) continue;
-    Access& access = perInstruction[i - info.firstInstruction];
-    std::vector<std::uint32_t> written = flow.definedOperands(i);
-    std::string_view opcode = text.substr(site.opcode.begin, site.opcode.end - site.opcode.begin);
-    // wgmma's accumulators are read and written by the same operand.
-    bool destinationRead = opcode == "wgmma";
-    auto visit = [&](const InstructionOperand& operand, std::uint32_t index, auto& self) -> void {
-      if (operand.shape == OperandShape::Vector || operand.shape == OperandShape::PredicatePair) {
-        for (std::uint32_t e = 0; e < operand.elementCount; ++e) {
-          self(module.operands[operand.firstElement + e], operand.firstElement + e, self);
-        }
-        return;
-      }
-      if (operand.shape != OperandShape::Register) return;
-      auto key = flow.registerOf(operand);
-      if (!key) return;
-      auto n = indexOf(*key);
-      if (!n) return;
-      bool isWritten = std::find(written.begin(), written.end(), index) != written.end();
-      if (!isWritten || destinationRead) access.reads.push_back(*n);
-      if (isWritten && !site.isGuarded()) access.writes.push_back(*n);
-    };
-    for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
-      visit(module.operands[o], o, visit);
-    }
+    RegisterAccesses accesses = registerAccessesOf(text, module, flow, i);
+    perInstruction[i - info.firstInstruction] = {numbered(accesses.reads), numbered(accesses.writes)};
   }
   if (units.empty()) return bound;
   // Backward liveness over the blocks, to a fixpoint.
@@ -106,23 +137,21 @@ CarriedLowerBound carriedLowerBound(std::string_view text, const Module& module,
       }
     }
   }
-  // At each head: the live registers some block of the loop writes (values that change from
-  // one iteration to the next; a value only read in the loop may be kept elsewhere).
-  for (std::uint32_t head : heads) {
+  // At each loop's head: the live registers some block of the loop writes (values that change
+  // from one iteration to the next; a value only read in the loop may be kept elsewhere).
+  for (const flow::NaturalLoop& loop : loops) {
     std::vector<std::uint64_t> writtenInLoop(words, 0);
-    for (std::uint32_t b = head; b < blocks.size(); ++b) {
-      bool backToHead = std::find(blocks[b].successors.begin(), blocks[b].successors.end(), head) !=
-                        blocks[b].successors.end();
+    for (std::uint32_t b = 0; b < blocks.size(); ++b) {
+      if (!loop.body[b]) continue;
       for (std::uint32_t i = blocks[b].first; i < blocks[b].end; ++i) {
         for (std::uint32_t n : perInstruction[i - info.firstInstruction].writes) {
           writtenInLoop[n / 64] |= std::uint64_t{1} << (n % 64);
         }
       }
-      if (backToHead) break;  // The loop, laid out in source order, ends at its latch.
     }
     std::uint32_t total = 0;
     for (std::size_t w = 0; w < words; ++w) {
-      std::uint64_t carried = liveIn[head][w] & writtenInLoop[w];
+      std::uint64_t carried = liveIn[loop.head][w] & writtenInLoop[w];
       while (carried != 0) {
         unsigned bit = static_cast<unsigned>(std::countr_zero(carried));
         carried &= carried - 1;
@@ -131,34 +160,11 @@ CarriedLowerBound carriedLowerBound(std::string_view text, const Module& module,
     }
     if (total > bound.units) {
       bound.units = total;
-      bound.headInstruction = blocks[head].first;
+      bound.headInstruction = blocks[loop.head].first;
     }
   }
   return bound;
 }
-
-namespace {
-
-// Instructions ptxas keeps in their order relative to each other: strong and atomic memory
-// operations, fences and barriers (volatile loads stay in program order in its output).
-bool keepsOrder(std::string_view text, const Module& module, const InstructionSite& site) {
-  auto textOf = [&](ByteRange r) { return text.substr(r.begin, r.end - r.begin); };
-  std::string_view opcode = textOf(site.opcode);
-  if (opcode == "atom" || opcode == "red" || opcode == "bar" || opcode == "barrier" || opcode == "membar" ||
-      opcode == "fence") {
-    return true;
-  }
-  if (opcode != "ld" && opcode != "st") return false;
-  for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
-    std::string_view modifier = textOf(module.modifiers[m]);
-    if (modifier == ".volatile" || modifier == ".relaxed" || modifier == ".acquire" || modifier == ".release") {
-      return true;
-    }
-  }
-  return false;
-}
-
-}  // namespace
 
 OrderedLowerBound orderedLowerBound(std::string_view text, const Module& module, flow::FlowCache& flows,
                                     std::size_t function) {
@@ -166,38 +172,22 @@ OrderedLowerBound orderedLowerBound(std::string_view text, const Module& module,
   const FunctionInfo& info = module.functions[function];
   if (info.instructionCount == 0) return bound;
   flow::FunctionFlow& flow = flows.flowOfFunction(function);
+  std::vector<RegisterAccesses> accesses(info.instructionCount);
+  for (std::uint32_t i = info.firstInstruction; i < info.firstInstruction + info.instructionCount; ++i) {
+    accesses[i - info.firstInstruction] = registerAccessesOf(text, module, flow, i);
+  }
   std::vector<int> depends(info.instructionCount, -1);  // Latest ordered instruction it waits for.
   for (const flow::BasicBlock& block : flow.blocks()) {
     std::vector<std::uint32_t> ordered;  // Instructions of the block that keep their order.
     for (std::uint32_t i = block.first; i < block.end; ++i) {
-      const InstructionSite& site = module.instructions[i];
-      if (site.inDamagedCode) continue;
       int latest = -1;
-      std::vector<std::uint32_t> written = flow.definedOperands(i);
-      auto visit = [&](const InstructionOperand& operand, std::uint32_t index, auto& self) -> void {
-        if (operand.shape == OperandShape::Vector) {
-          for (std::uint32_t e = 0; e < operand.elementCount; ++e) {
-            self(module.operands[operand.firstElement + e], operand.firstElement + e, self);
-          }
-          return;
-        }
-        if (operand.shape == OperandShape::Address) {
-          if (auto base = flow.baseRegisterOf(operand)) self(*base, UINT32_MAX, self);
-          return;
-        }
-        if (operand.shape != OperandShape::Register) return;
-        if (std::find(written.begin(), written.end(), index) != written.end()) return;
-        auto key = flow.registerOf(operand);
-        if (!key) return;
-        for (std::uint32_t d : flow.reachingDefinitions(i, *key)) {
+      for (const flow::RegisterKey& key : accesses[i - info.firstInstruction].reads) {
+        for (std::uint32_t d : flow.reachingDefinitions(i, key)) {
           std::uint32_t from = flow.definitions()[d].instruction;
           if (from >= block.first && from < i) latest = std::max(latest, depends[from - info.firstInstruction]);
         }
-      };
-      for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
-        visit(module.operands[o], o, visit);
       }
-      if (keepsOrder(text, module, site)) {
+      if (!module.instructions[i].inDamagedCode && keepsOrder(text, module, module.instructions[i])) {
         latest = static_cast<int>(ordered.size());
         ordered.push_back(i);
       }
@@ -209,49 +199,22 @@ OrderedLowerBound orderedLowerBound(std::string_view text, const Module& module,
     std::vector<std::int64_t> delta(ordered.size() + 1, 0);
     for (std::uint32_t k = 0; k < ordered.size(); ++k) {
       std::uint32_t d = ordered[k];
-      const InstructionSite& site = module.instructions[d];
-      for (std::uint32_t operand : flow.definedOperands(d)) {
-        auto key = flow.registerOf(module.operands[operand]);
-        if (!key || key->symbol >= module.symbols.size()) continue;
-        const Symbol& symbol = module.symbols[key->symbol];
-        if (symbol.type == ".pred") continue;
+      for (const flow::RegisterKey& key : accesses[d - info.firstInstruction].writes) {
+        if (key.symbol >= module.symbols.size() || module.symbols[key.symbol].type == ".pred") continue;
         int last = -1;
         for (std::uint32_t u = d + 1; u < block.end; ++u) {
-          const InstructionSite& use = module.instructions[u];
-          bool reads = false;
-          for (std::uint32_t o = use.firstOperand; o < use.firstOperand + use.operandCount && !reads; ++o) {
-            const InstructionOperand& candidate = module.operands[o];
-            auto check = [&](const InstructionOperand& x) {
-              auto k2 = flow.registerOf(x);
-              return k2 && *k2 == *key;
-            };
-            if (candidate.shape == OperandShape::Vector) {
-              for (std::uint32_t e = 0; e < candidate.elementCount && !reads; ++e) {
-                reads = check(module.operands[candidate.firstElement + e]) &&
-                        !(o == use.firstOperand && !flow.definedOperands(u).empty());
-              }
-            } else if (candidate.shape == OperandShape::Address) {
-              auto base = flow.baseRegisterOf(candidate);
-              reads = base && check(*base);
-            } else if (o != use.firstOperand || flow.definedOperands(u).empty()) {
-              reads = check(candidate);
-            }
+          const RegisterAccesses& use = accesses[u - info.firstInstruction];
+          if (std::find(use.reads.begin(), use.reads.end(), key) != use.reads.end()) {
+            last = std::max(last, depends[u - info.firstInstruction]);
           }
-          if (reads) last = std::max(last, depends[u - info.firstInstruction]);
-          bool redefined = false;
-          for (std::uint32_t w : flow.definedOperands(u)) {
-            auto k2 = flow.registerOf(module.operands[w]);
-            redefined = redefined || (k2 && *k2 == *key && !use.isGuarded());
-          }
-          if (redefined) break;
+          if (std::find(use.writes.begin(), use.writes.end(), key) != use.writes.end()) break;
         }
         if (last > static_cast<int>(k)) {
-          std::uint8_t units = registerUnits(symbol);
+          std::uint8_t units = registerUnits(module.symbols[key.symbol]);
           delta[k + 1] += units;
           delta[static_cast<std::size_t>(last) + 1] -= units;
         }
       }
-      (void)site;
     }
     std::int64_t live = 0;
     for (std::uint32_t k = 0; k < ordered.size(); ++k) {

@@ -1,8 +1,17 @@
 #include "sync/ByteOverlap.h"
 
+#include "alignment/AddressAlignment.h"
 #include "flow/ThreadModel.h"
 
 namespace ptx::sync {
+
+std::optional<std::uint64_t> bulkCopyBytes(const RuleContext& context, std::uint32_t copy) {
+  const InstructionSite& site = context.module.instructions[copy];
+  if (viewOf(context, site).has(".tensor")) return 16;
+  flow::FunctionFlow* flow = context.flows.flowOfInstruction(copy);
+  if (flow == nullptr || site.operandCount < 3) return std::nullopt;
+  return flow->valueOf(copy, context.module.operands[site.firstOperand + 2]).constantValue();
+}
 
 bool provablyOverlap(const RuleContext& context, std::size_t function, const ByteRangeAccess& first,
                      const ByteRangeAccess& second) {
@@ -26,7 +35,7 @@ bool provablyOverlap(const RuleContext& context, std::size_t function, const Byt
   }
   flow::ThreadModel& model = context.flows.threadsOfFunction(function);
   flow::ThreadCoordinates thread;
-  for (std::uint64_t seed : {0x1234567ull, 0x7654321ull}) {
+  for (std::uint64_t seed : flow::kProofSeeds) {
     auto p = model.evaluateAddress(first.instruction, *first.address, thread, seed);
     auto q = model.evaluateAddress(second.instruction, *second.address, thread, seed);
     if (!p || !q) return false;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "RuleContext.h"
 
@@ -15,6 +16,12 @@ struct ByteRangeAccess {
   const InstructionOperand* address = nullptr;  // An Address operand.
   std::uint64_t size = 0;                       // Bytes from the address on (at least).
 };
+
+// The bytes a bulk copy (`cp.async.bulk`, `cp.reduce.async.bulk`, their tensor forms) moves
+// from each of its addresses on, at least: the size it spells, or 16 for a tensor copy, whose
+// box lies in the tensor map (a box row is at least 16 bytes). nullopt when the size is not
+// a constant.
+std::optional<std::uint64_t> bulkCopyBytes(const RuleContext& context, std::uint32_t copy);
 
 // True when both addresses point into the same variable and their bytes overlap: both
 // offsets known, or one access covering the whole variable from its start, or both

@@ -113,15 +113,8 @@ void checkBulkReadBeforeWait(const RuleContext& context) {
       if (!access) return true;
       auto size = accessSize(access->view);
       auto op = sync::mbarrierOpOf(context, module.instructions[copy]);
-      if (!size || !op || !op->copyDestination) return false;
-      const InstructionSite& copySite = module.instructions[copy];
-      std::optional<std::uint64_t> copySize = std::uint64_t{16};  // A tensor box's first row, at least.
-      if (!viewOf(context, copySite).has(".tensor")) {
-        copySize = copySite.operandCount >= 3
-                       ? flow.valueOf(copy, module.operands[copySite.firstOperand + 2]).constantValue()
-                       : std::nullopt;
-        if (!copySize) return false;
-      }
+      auto copySize = sync::bulkCopyBytes(context, copy);
+      if (!size || !op || !op->copyDestination || !copySize) return false;
       return sync::provablyOverlap(context, f, {copy, &module.operands[*op->copyDestination], *copySize},
                                    {i, &module.operands[site.firstOperand + access->addressIndex], *size});
     };

@@ -57,22 +57,15 @@ BulkStep stepOf(const RuleContext& context, const InstructionSite& site) {
 
 // Whether the bytes a store writes provably overlap what a bulk copy reads (a store into
 // another region of the same buffer, such as a scratch area beside the tile a copy sends, is
-// no finding). A tensor copy's box lies in the tensor map; its first row is at least 16 bytes.
-bool provablyOverlaps(const RuleContext& context, flow::FunctionFlow& flow, std::size_t function, std::uint32_t copy,
-                      std::uint32_t store) {
+// no finding).
+bool provablyOverlaps(const RuleContext& context, std::size_t function, std::uint32_t copy, std::uint32_t store) {
   const Module& module = context.module;
-  const InstructionSite& copySite = module.instructions[copy];
   const InstructionSite& storeSite = module.instructions[store];
   auto storeSize = accessSize(viewOf(context, storeSite));
-  if (!storeSize) return false;
-  std::optional<std::uint64_t> copySize = std::uint64_t{16};
-  if (!viewOf(context, copySite).has(".tensor")) {
-    copySize = copySite.operandCount >= 3
-                   ? flow.valueOf(copy, module.operands[copySite.firstOperand + 2]).constantValue()
-                   : std::nullopt;
-    if (!copySize) return false;
-  }
-  return sync::provablyOverlap(context, function, {copy, &module.operands[copySite.firstOperand + 1], *copySize},
+  auto copySize = sync::bulkCopyBytes(context, copy);
+  if (!storeSize || !copySize) return false;
+  return sync::provablyOverlap(context, function,
+                               {copy, &module.operands[module.instructions[copy].firstOperand + 1], *copySize},
                                {store, &module.operands[storeSite.firstOperand], *storeSize});
 }
 
@@ -93,7 +86,7 @@ bool waitedByIssuingThreads(const RuleContext& context, std::size_t function, st
   }
   if (waits.empty()) return false;
   bool anyIssuer = false;
-  for (std::uint64_t seed : {0x1234567ull, 0x7654321ull}) {
+  for (std::uint64_t seed : flow::kProofSeeds) {
     for (std::uint32_t x = 0; x < 64; ++x) {
       flow::ThreadCoordinates thread;
       thread.tid = {x, 0, 0};
@@ -175,7 +168,7 @@ void checkBulkStoreWait(const RuleContext& context) {
           SymbolId written = flow.addressOf(i, module.operands[site.firstOperand]).base;
           if (written == kNoSymbol) return;
           for (std::uint32_t copy : pending) {
-            if (!provablyOverlaps(context, flow, f, copy, i)) continue;
+            if (!provablyOverlaps(context, f, copy, i)) continue;
             report(i,
                    concat({"this store overwrites '", module.symbols[written].name,
                            "' while a bulk copy may still be reading it: no cp.async.bulk.wait_group.read covers "

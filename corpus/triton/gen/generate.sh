@@ -19,6 +19,7 @@ if [ "${1:-}" = "--from" ]; then
   runs=("$@")
 else
   out="$(mktemp -d /tmp/triton_corpus_out.XXXXXX)"
+  trap 'rm -rf "$out"' EXIT
   bash "$here/run_gpu.sh" "$out"
   cp "$out/versions.json" "$root/versions.json"
   runs=("$out/triton_corpus.tar.gz")

@@ -10,11 +10,10 @@ split: "holdout" iff int(sha256(file name)[:8], 16) % 10 < 3, else "tune" (fixed
 alone, before any lint result is looked at).
 """
 import argparse
-import hashlib
 import json
 import os
-import re
 import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -23,6 +22,9 @@ REPO = os.path.dirname(os.path.dirname(ROOT))
 PTX_DIR = os.path.join(ROOT, "ptx")
 CUDA = os.environ.get("CUDA_HOME", "/usr/local/cuda")
 PTXAS = os.path.join(CUDA, "bin", "ptxas")
+sys.path.insert(0, os.path.dirname(ROOT))  # corpus/: the fields every corpus manifest shares.
+from ptx_manifest import ptx_header, ptxas_fields, split_of  # noqa: E402
+
 SCRIPT_FILE = {
     "basics": "basics.py", "matmul": "matmul.py", "tma": "tma.py", "attention": "attention.py",
     "gluon_kernels": "gluon_kernels.py", "gluon_ws": "gluon_ws.py",
@@ -30,80 +32,15 @@ SCRIPT_FILE = {
 }
 
 
-def split_of(name):
-    return "holdout" if int(hashlib.sha256(name.encode()).hexdigest()[:8], 16) % 10 < 3 else "tune"
-
-
-def parse_ptxas(text):
-    """Per-function resource usage from `ptxas -v` output (as corpus/generate.sh does)."""
-    funcs = {}
-    cur = None
-
-    def get(name):
-        return funcs.setdefault(name, {"registers": None, "spill_stores": 0, "spill_loads": 0,
-                                       "stack_frame": 0, "shared_bytes": 0})
-
-    for line in text.splitlines():
-        m = re.search(r"Compiling entry function '([^']+)'", line)
-        if m:
-            cur = get(m.group(1))
-            continue
-        m = re.search(r"Function properties for (\S+)", line)
-        if m:
-            cur = get(m.group(1))
-            continue
-        m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", line)
-        if m and cur is not None:
-            cur["stack_frame"], cur["spill_stores"], cur["spill_loads"] = map(int, m.groups())
-            continue
-        m = re.search(r"Used (\d+) registers", line)
-        if m and cur is not None:
-            cur["registers"] = int(m.group(1))
-            s = re.search(r"(\d+) bytes smem", line)
-            cur["shared_bytes"] = int(s.group(1)) if s else 0
-            b = re.search(r"used (\d+) barriers", line)
-            if b:
-                cur["barriers"] = int(b.group(1))
-            c = re.search(r"(\d+) bytes cumulative stack size", line)
-            if c:
-                cur["cumulative_stack"] = int(c.group(1))
-    return funcs
-
-
-def ptx_header(text):
-    version = target = None
-    for line in text.splitlines():
-        if version is None and line.startswith(".version"):
-            version = line.split()[1]
-        elif target is None and line.startswith(".target"):
-            target = line.split(None, 1)[1].strip()
-        if version and target:
-            break
-    return version, target
-
-
-def ptx_kinds(text):
-    kinds = {}
-    for m in re.finditer(r"^(?:\.visible |\.weak |\.extern )?\.(entry|func)\s+(?:\([^)]*\)\s*)?([A-Za-z_$%][\w$]*)",
-                         text, re.M):
-        kinds.setdefault(m.group(2), m.group(1))
-    return kinds
-
-
 def one(name, kernels, versions):
     path = os.path.join(PTX_DIR, name)
     data = open(path, "rb").read()
-    text = data.decode("utf-8", errors="replace")
-    version, target = ptx_header(text)
+    version, target = ptx_header(data.decode("utf-8", errors="replace"))
     arch = target.split(",")[0].strip() if target else "sm_90a"
     rel = os.path.relpath(path, REPO)
     cmd = [PTXAS, "-v", "--gpu-name", arch, "-o", "/dev/null", path]
     p = subprocess.run(cmd, capture_output=True, text=True)
     log = p.stdout + p.stderr
-    funcs = parse_ptxas(log) if p.returncode == 0 else {}
-    kinds = ptx_kinds(text)
-    for fname, info in funcs.items():
-        info["kind"] = kinds.get(fname, "unknown")
     k = kernels.get(name, {})
     script = k.get("script", name.split(".")[0])
     inductor = script.startswith("inductor")
@@ -114,26 +51,20 @@ def one(name, kernels, versions):
             versions.get("triton", "?"))
     elif script.startswith("gluon"):
         gen = "triton %s (Gluon)" % versions.get("triton", "?")
-    return name, {
+    entry = {
         "source": "corpus/triton/gen/" + SCRIPT_FILE.get(script, "?"),
         "test": "%s.%s" % (script, k.get("test", "?")),
         "generator": gen,
         "arch": arch,
         "ptxas_cmd": " ".join(["ptxas", "-v", "--gpu-name", arch, "-o", "/dev/null", rel]),
-        "ptx_version": version,
-        "target": target,
-        "size_bytes": len(data),
-        "lines": data.count(b"\n"),
-        "sha256": hashlib.sha256(data).hexdigest(),
-        "ptxas_accepted": p.returncode == 0,
-        "ptxas_rc": p.returncode,
-        "ptxas_warnings": sorted({l.strip() for l in log.splitlines() if "warning" in l}),
-        "ptxas_errors": [l.strip() for l in log.splitlines() if "error" in l or "fatal" in l],
-        "functions": dict(sorted(funcs.items())),
+    }
+    entry.update(ptxas_fields(data, log, p.returncode))
+    entry.update({
         "triton_metadata": k.get("triton_metadata", {}),
         "variants_in_test": k.get("variants_in_test", 1),
         "split": split_of(name),
-    }
+    })
+    return name, entry
 
 
 def main():
