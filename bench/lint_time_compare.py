@@ -8,7 +8,9 @@ corpus/cudalib/ptx, corpus/triton/ptx) of at least --min-bytes (default 200000),
 lint itself, not process start, is what is timed. Each file is linted with `--no-cache
 --jobs 1` by the two binaries alternately, K times each (default 5); the figure is the least
 CPU time (user + system) of the child, which other tenants of the machine disturb least.
-Prints anchor and current times, their ratio, and marks ratios above 1.10. Asserts nothing.
+With --instructions, each file is instead linted once per binary under valgrind's callgrind
+and the figure is the instruction count, which other tenants of the machine do not disturb.
+Prints anchor and current figures, their ratio, and marks ratios above 1.10. Asserts nothing.
 """
 import argparse
 import os
@@ -34,6 +36,16 @@ def cpu_seconds(binary, path):
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def instructions(binary, path):
+    run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", binary, "--no-cache",
+                          "--jobs", "1", "--quiet", str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True)
+    for line in run.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.split(":")[-1])
+    raise RuntimeError(f"callgrind gave no count for {path}: {run.stderr[-300:]}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("anchor")
@@ -41,21 +53,26 @@ def main():
     parser.add_argument("files", nargs="*")
     parser.add_argument("--min-bytes", type=int, default=200000)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--instructions", action="store_true")
     args = parser.parse_intermixed_args()
     files = [Path(f) for f in args.files] or corpus_files(args.min_bytes)
-    print(f"{'file':60} {'bytes':>9} {'anchor s':>9} {'current s':>9} {'ratio':>6}")
+    unit = "G instr" if args.instructions else "s"
+    print(f"{'file':60} {'bytes':>9} {'anchor ' + unit:>13} {'current ' + unit:>13} {'ratio':>6}")
     worst = 0.0
     for path in files:
-        anchor, current = [], []
-        for _ in range(args.runs):
-            anchor.append(cpu_seconds(args.anchor, path))
-            current.append(cpu_seconds(args.current, path))
-        a, c = min(anchor), min(current)
+        if args.instructions:
+            a, c = instructions(args.anchor, path) / 1e9, instructions(args.current, path) / 1e9
+        else:
+            anchor, current = [], []
+            for _ in range(args.runs):
+                anchor.append(cpu_seconds(args.anchor, path))
+                current.append(cpu_seconds(args.current, path))
+            a, c = min(anchor), min(current)
         ratio = c / a if a > 0 else float("nan")
         worst = max(worst, ratio)
         name = os.path.relpath(path, ROOT.parent)
         mark = "  > +10%" if ratio > 1.10 else ""
-        print(f"{name[-60:]:60} {path.stat().st_size:9} {a:9.3f} {c:9.3f} {ratio:6.2f}{mark}")
+        print(f"{name[-60:]:60} {path.stat().st_size:9} {a:13.3f} {c:13.3f} {ratio:6.2f}{mark}")
     print(f"{len(files)} files; largest ratio {worst:.2f}")
     return 0
 

@@ -950,12 +950,50 @@ std::optional<std::uint64_t> ThreadModel::evaluateRegister(std::uint32_t instruc
   return uniformValue((std::uint64_t{reg.symbol} << 32) ^ reg.index, seed);
 }
 
+// The operation of an opcode evaluateDefinition follows, decoded once per instruction: the
+// evaluation runs millions of times on a large kernel, and comparing spellings there cost a
+// sixth of the whole lint.
+ThreadModel::Operation ThreadModel::operationOf(std::string_view opcode) {
+  static constexpr std::pair<std::string_view, Operation> kOperations[] = {
+      {"add", Operation::Add},
+      {"and", Operation::And},
+      {"cvt", Operation::Cvt},
+      {"cvta", Operation::Cvta},
+      {"div", Operation::Div},
+      {"ld", Operation::Ld},
+      {"ldu", Operation::Ldu},
+      {"mad", Operation::Mad},
+      {"mad24", Operation::Mad24},
+      {"mapa", Operation::Mapa},
+      {"max", Operation::Max},
+      {"min", Operation::Min},
+      {"mov", Operation::Mov},
+      {"mul", Operation::Mul},
+      {"mul24", Operation::Mul24},
+      {"neg", Operation::Neg},
+      {"not", Operation::Not},
+      {"or", Operation::Or},
+      {"rem", Operation::Rem},
+      {"selp", Operation::Selp},
+      {"setp", Operation::Setp},
+      {"shl", Operation::Shl},
+      {"shr", Operation::Shr},
+      {"sub", Operation::Sub},
+      {"xor", Operation::Xor},
+  };
+  for (const auto& [name, operation] : kOperations) {
+    if (name == opcode) return operation;
+  }
+  return Operation::Other;
+}
+
 const ThreadModel::Shape& ThreadModel::shapeOf(std::uint32_t instruction) {
   Shape& shape = shapes_[instruction - first_];
   if (shape.ready) return shape;
   shape.ready = true;
   const InstructionSite& site = module_.instructions[instruction];
   shape.opcode = textOf(site.opcode);
+  shape.operation = operationOf(shape.opcode);
   for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
     std::string_view modifier = textOf(module_.modifiers[m]);
     if (typeBits(modifier)) shape.types.push_back(modifier);
@@ -998,11 +1036,11 @@ std::optional<std::uint64_t> ThreadModel::evaluateDefinition(std::uint32_t defin
   };
   if (site.isCall || def.operand != site.firstOperand) return finish(std::nullopt);
   const Shape& shape = shapeOf(def.instruction);
-  std::string_view opcode = shape.opcode;
+  Operation operation = shape.operation;
   const std::vector<std::string_view>& types = shape.types;
   std::string_view comparison = shape.comparison;
   bool wide = shape.wide, high = shape.high;
-  if (types.empty() && opcode != "mov") return finish(std::nullopt);
+  if (types.empty() && operation != Operation::Mov) return finish(std::nullopt);
   std::string_view type = types.empty() ? std::string_view(".b64") : types.front();
   if (type.starts_with(".f")) return finish(std::nullopt);
   unsigned bits = shape.bits;
@@ -1025,7 +1063,7 @@ std::optional<std::uint64_t> ThreadModel::evaluateDefinition(std::uint32_t defin
     if (!value) return std::nullopt;
     return signExtend(*value, width);
   };
-  if (opcode == "ld" || opcode == "ldu") {
+  if (operation == Operation::Ld || operation == Operation::Ldu) {
     // A load at an address every thread computes alike reads the same word for all of them
     // (at the same moment): a uniform value. Parameters are read-only, so always.
     bool param = false;
@@ -1053,17 +1091,17 @@ std::optional<std::uint64_t> ThreadModel::evaluateDefinition(std::uint32_t defin
     return finish(truncate(uniformValue(identity, seed), bits));
   }
   std::optional<std::uint64_t> a, b, c;
-  if (opcode == "mapa") {
+  if (operation == Operation::Mapa) {
     // The address in the other CTA's shared memory, evaluated as the same offset: which CTA
     // it reaches is the rank operand, which the race search reads itself.
     a = source(1);
     if (!a) return finish(std::nullopt);
     return finish(truncate(*a, bits));
   }
-  if (opcode == "mov" || opcode == "cvta" || opcode == "cvt") {
+  if (operation == Operation::Mov || operation == Operation::Cvta || operation == Operation::Cvt) {
     a = source(1);
     if (!a) return finish(std::nullopt);
-    if (opcode == "cvt" && types.size() >= 2) {
+    if (operation == Operation::Cvt && types.size() >= 2) {
       // Integer conversion: the source's width and signedness, then the destination's.
       if (types[1].starts_with(".f")) return finish(std::nullopt);
       unsigned sourceBits = typeBits(types[1]).value_or(64);
@@ -1071,9 +1109,9 @@ std::optional<std::uint64_t> ThreadModel::evaluateDefinition(std::uint32_t defin
                                                        : truncate(*a, sourceBits);
       return finish(truncate(value, bits));
     }
-    return finish(opcode == "mov" ? truncate(*a, bits) : *a);
+    return finish(operation == Operation::Mov ? truncate(*a, bits) : *a);
   }
-  if (opcode == "setp") {
+  if (operation == Operation::Setp) {
     if (site.operandCount != 3 || comparison.empty()) return finish(std::nullopt);
     a = source(1);
     b = source(2);
@@ -1114,50 +1152,50 @@ std::optional<std::uint64_t> ThreadModel::evaluateDefinition(std::uint32_t defin
     }
     return finish(holds ? 1 : 0);
   }
-  if (opcode == "selp") {
+  if (operation == Operation::Selp) {
     c = source(3);
     if (!c) return finish(std::nullopt);
     return finish((*c & 1) ? source(1) : source(2));
   }
-  if (opcode == "not" || opcode == "neg") {
+  if (operation == Operation::Not || operation == Operation::Neg) {
     a = source(1);
     if (!a) return finish(std::nullopt);
-    return finish(truncate(opcode == "not" ? ~*a : (0 - *a), bits));
+    return finish(truncate(operation == Operation::Not ? ~*a : (0 - *a), bits));
   }
   a = source(1);
   b = source(2);
   if (!a || !b) return finish(std::nullopt);
   std::uint64_t x = *a, y = *b;
-  if (opcode == "add") return finish(truncate(x + y, bits));
-  if (opcode == "sub") return finish(truncate(x - y, bits));
-  if (opcode == "and") return finish(x & y);
-  if (opcode == "or") return finish(x | y);
-  if (opcode == "xor") return finish(x ^ y);
-  if (opcode == "shl") return finish(y >= bits ? 0 : truncate(x << y, bits));
-  if (opcode == "shr") {
+  if (operation == Operation::Add) return finish(truncate(x + y, bits));
+  if (operation == Operation::Sub) return finish(truncate(x - y, bits));
+  if (operation == Operation::And) return finish(x & y);
+  if (operation == Operation::Or) return finish(x | y);
+  if (operation == Operation::Xor) return finish(x ^ y);
+  if (operation == Operation::Shl) return finish(y >= bits ? 0 : truncate(x << y, bits));
+  if (operation == Operation::Shr) {
     if (isSigned) {
       std::int64_t value = signExtend(x, bits);
       return finish(truncate(static_cast<std::uint64_t>(value >> std::min<std::uint64_t>(y, 63)), bits));
     }
     return finish(y >= bits ? 0 : truncate(x, bits) >> y);
   }
-  if (opcode == "min" || opcode == "max") {
+  if (operation == Operation::Min || operation == Operation::Max) {
     bool less = isSigned ? signExtend(x, bits) < signExtend(y, bits) : truncate(x, bits) < truncate(y, bits);
-    return finish((opcode == "min") == less ? x : y);
+    return finish((operation == Operation::Min) == less ? x : y);
   }
-  if ((opcode == "mul" || opcode == "mad") && high) {
+  if ((operation == Operation::Mul || operation == Operation::Mad) && high) {
     if (bits > 32) return finish(std::nullopt);
     std::uint64_t product = isSigned ? static_cast<std::uint64_t>(signExtend(x, bits) * signExtend(y, bits))
                                      : truncate(x, bits) * truncate(y, bits);
     std::uint64_t upper = truncate(product >> bits, bits);
-    if (opcode == "mad") {
+    if (operation == Operation::Mad) {
       c = source(3);
       if (!c) return finish(std::nullopt);
       upper = truncate(upper + *c, bits);
     }
     return finish(upper);
   }
-  if (opcode == "mul" || opcode == "mad" || opcode == "mul24" || opcode == "mad24") {
+  if (operation == Operation::Mul || operation == Operation::Mad || operation == Operation::Mul24 || operation == Operation::Mad24) {
     if (high) return finish(std::nullopt);
     std::uint64_t product;
     if (wide) {
@@ -1171,20 +1209,20 @@ std::optional<std::uint64_t> ThreadModel::evaluateDefinition(std::uint32_t defin
     } else {
       product = x * y;
     }
-    if (opcode == "mad" || opcode == "mad24") {
+    if (operation == Operation::Mad || operation == Operation::Mad24) {
       c = source(3);
       if (!c) return finish(std::nullopt);
       product += *c;
     }
     return finish(truncate(product, bits));
   }
-  if (opcode == "div" || opcode == "rem") {
+  if (operation == Operation::Div || operation == Operation::Rem) {
     if (truncate(y, bits) == 0) return finish(std::nullopt);
     if (isSigned) {
       std::int64_t sx = signExtend(x, bits), sy = signExtend(y, bits);
-      return finish(truncate(static_cast<std::uint64_t>(opcode == "div" ? sx / sy : sx % sy), bits));
+      return finish(truncate(static_cast<std::uint64_t>(operation == Operation::Div ? sx / sy : sx % sy), bits));
     }
-    return finish(opcode == "div" ? truncate(x, bits) / truncate(y, bits) : truncate(x, bits) % truncate(y, bits));
+    return finish(operation == Operation::Div ? truncate(x, bits) / truncate(y, bits) : truncate(x, bits) % truncate(y, bits));
   }
   return finish(std::nullopt);
 }

@@ -221,9 +221,12 @@ class ThreadModel {
   std::optional<bool> branchTaken(std::uint32_t block, const ThreadCoordinates& thread, std::uint64_t seed);
   std::string_view textOf(ByteRange range) const { return text_.substr(range.begin, range.end - range.begin); }
   // What evaluation needs of an instruction's spelling, decoded once.
+  enum class Operation : std::uint8_t { Other, Add, And, Cvt, Cvta, Div, Ld, Ldu, Mad, Mad24, Mapa, Max, Min, Mov, Mul, Mul24, Neg, Not, Or, Rem, Selp, Setp, Shl, Shr, Sub, Xor };
+  static Operation operationOf(std::string_view opcode);
   struct Shape {
     bool ready = false;
     std::string_view opcode;
+    Operation operation = Operation::Other;
     std::vector<std::string_view> types;
     std::string_view comparison;
     bool wide = false;
