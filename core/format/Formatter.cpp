@@ -760,6 +760,10 @@ struct Layout {
 
 std::optional<Layout> layOut(std::string_view text, const SyntaxTree& tree) {
   if (!tree.isComplete() || ts_node_is_null(tree.root())) return std::nullopt;
+  // Erroneous statements are kept as they are; when the parse could not even find the
+  // file's statements (the root itself is an error: an unclosed body with a stray brace
+  // inside, say), its pieces are no statements to lay out, and the whole text is kept.
+  if (std::string_view(ts_node_type(tree.root())) == "ERROR") return std::nullopt;
   Layout layout;
   if (text.substr(0, 3) == "\xEF\xBB\xBF") layout.textStart = 3;
   layout.tokens = Walker(text).run(tree.root());
