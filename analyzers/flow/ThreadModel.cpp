@@ -551,64 +551,87 @@ std::optional<std::uint32_t> ThreadModel::carriedDefinition(std::uint32_t instru
   return inside;
 }
 
-template <typename Result, typename Evaluate>
-std::optional<Result> ThreadModel::inIteration(const NaturalLoop& loop, int iteration, const ThreadCoordinates& thread,
-                                               std::uint64_t seed, Evaluate evaluate) {
+const std::vector<std::uint32_t>& ThreadModel::carriedCandidates(const NaturalLoop& loop) {
+  auto it = carriedCandidates_.find(&loop);
+  if (it != carriedCandidates_.end()) return it->second;
+  // A value the loop carries merges a definition from before the loop with one in it
+  // (carriedDefinition): only registers defined on both sides can be carried.
+  const std::vector<Definition>& definitions = flow_.definitions();
+  std::unordered_map<std::uint64_t, std::uint8_t> sides;  // Register -> 1 inside, 2 outside.
+  auto keyOf = [](const RegisterKey& reg) { return (std::uint64_t{reg.symbol} << 32) | reg.index; };
+  for (const Definition& d : definitions) {
+    sides[keyOf(d.reg)] |= loop.body[flow_.blockOf(d.instruction)] ? 1 : 2;
+  }
+  std::vector<std::uint32_t> candidates;
+  for (std::uint32_t d = 0; d < definitions.size(); ++d) {
+    if (loop.body[flow_.blockOf(definitions[d].instruction)] && sides[keyOf(definitions[d].reg)] == 3) {
+      candidates.push_back(d);
+    }
+  }
+  return carriedCandidates_.emplace(&loop, std::move(candidates)).first->second;
+}
+
+template <typename OnIteration>
+bool ThreadModel::forIterations(const NaturalLoop& loop, int last, const ThreadCoordinates& thread,
+                                std::uint64_t seed, OnIteration onIteration) {
   const std::vector<BasicBlock>& blocks = flow_.blocks();
   std::uint32_t size = 0;
   for (std::uint32_t b = 0; b < blocks.size(); ++b) {
     if (loop.body[b]) size += blocks[b].end - blocks[b].first;
   }
-  if (size > 256) return std::nullopt;
+  if (size > 256) return false;
+  const std::vector<std::uint32_t>& candidates = carriedCandidates(loop);
   firstIteration_ = true;
   iterationLoop_ = &loop;
   iteration_ = 0;
   ++stamp_;
   carried_.clear();
-  for (int step = 1; step <= iteration; ++step) {
-    // What the loop's definitions leave after the previous iteration.
+  for (int step = 0;; ++step) {
+    onIteration(step);
+    if (step == last) break;
+    // What the loop's definitions leave after this iteration.
     std::unordered_map<std::uint32_t, std::optional<std::uint64_t>> next;
-    for (std::uint32_t d = 0; d < flow_.definitions().size(); ++d) {
-      if (loop.body[flow_.blockOf(flow_.definitions()[d].instruction)]) {
-        next[d] = evaluateDefinition(d, thread, seed, 0);
-      }
-    }
+    for (std::uint32_t d : candidates) next[d] = evaluateDefinition(d, thread, seed, 0);
     carried_ = std::move(next);
-    iteration_ = step;
+    iteration_ = step + 1;
     ++stamp_;
   }
-  std::optional<Result> value = evaluate();
   firstIteration_ = false;
   iterationLoop_ = nullptr;
   iteration_ = 0;
   ++stamp_;
-  return value;
+  return true;
 }
 
-std::vector<ThreadModel::IterationAccess> ThreadModel::accessesInIteration(
-    const NaturalLoop& loop, int iteration, const std::vector<std::pair<std::uint32_t, const InstructionOperand*>>& accesses,
+std::vector<std::vector<ThreadModel::IterationAccess>> ThreadModel::accessesInIterations(
+    const NaturalLoop& loop, int last, const std::vector<std::pair<std::uint32_t, const InstructionOperand*>>& accesses,
     const ThreadCoordinates& thread, std::uint64_t seed, std::uint8_t divergence) {
-  std::vector<IterationAccess> result(accesses.size());
-  inIteration<bool>(loop, iteration, thread, seed, [&]() -> std::optional<bool> {
+  std::vector<std::vector<IterationAccess>> result(static_cast<std::size_t>(last) + 1,
+                                                   std::vector<IterationAccess>(accesses.size()));
+  forIterations(loop, last, thread, seed, [&](int iteration) {
+    std::vector<IterationAccess>& here = result[static_cast<std::size_t>(iteration)];
     for (std::size_t k = 0; k < accesses.size(); ++k) {
       auto runs = executes(accesses[k].first, thread, seed, divergence);
       if (!runs) continue;
       if (!*runs) {
-        result[k].state = 0;
+        here[k].state = 0;
         continue;
       }
       if (auto address = evaluateAddress(accesses[k].first, *accesses[k].second, thread, seed)) {
-        result[k] = {1, *address};
+        here[k] = {1, *address};
       }
     }
-    return true;
   });
   return result;
 }
 
 std::optional<bool> ThreadModel::branchTakenInIteration(const NaturalLoop& loop, int iteration, std::uint32_t block,
                                                         const ThreadCoordinates& thread, std::uint64_t seed) {
-  return inIteration<bool>(loop, iteration, thread, seed, [&] { return branchTaken(block, thread, seed); });
+  std::optional<bool> taken;
+  forIterations(loop, iteration, thread, seed, [&](int step) {
+    if (step == iteration) taken = branchTaken(block, thread, seed);
+  });
+  return taken;
 }
 
 std::uint8_t ThreadModel::divergenceOf(std::uint32_t instruction, const InstructionOperand& operand) {

@@ -105,14 +105,16 @@ class ThreadModel {
   // k - 1 (the loop's definitions evaluated k times over). Unknown when a value merges
   // otherwise (one another loop carries included), or the loop is large (over 256
   // instructions). `branchTakenInIteration` for the branch ending a block.
-  // Several accesses of one thread at once: per (instruction, address), -1 when unknown, 0
-  // when the thread does not execute it (as executes() with `divergence`), 1 and the address.
+  // Several accesses of one thread at once, in each iteration 0..last: per iteration, per
+  // (instruction, address), -1 when unknown, 0 when the thread does not execute it (as
+  // executes() with `divergence`), 1 and the address. Empty iterations (all unknown) when the
+  // loop is large.
   struct IterationAccess {
     std::int8_t state = -1;
     std::uint64_t address = 0;
   };
-  std::vector<IterationAccess> accessesInIteration(
-      const NaturalLoop& loop, int iteration, const std::vector<std::pair<std::uint32_t, const InstructionOperand*>>& accesses,
+  std::vector<std::vector<IterationAccess>> accessesInIterations(
+      const NaturalLoop& loop, int last, const std::vector<std::pair<std::uint32_t, const InstructionOperand*>>& accesses,
       const ThreadCoordinates& thread, std::uint64_t seed, std::uint8_t divergence);
   std::optional<bool> branchTakenInIteration(const NaturalLoop& loop, int iteration, std::uint32_t block,
                                              const ThreadCoordinates& thread, std::uint64_t seed);
@@ -256,13 +258,19 @@ class ThreadModel {
   std::vector<std::optional<std::uint64_t>> memo_;
   std::uint32_t stamp_ = 1;
   bool firstIteration_ = false;            // Loop-carried values read as their value on entry.
-  // Set while evaluating in an iteration of one loop (accessesInIteration, branchTakenInIteration).
+  // Set while evaluating in an iteration of one loop (forIterations).
   const NaturalLoop* iterationLoop_ = nullptr;
   int iteration_ = 0;
   std::unordered_map<std::uint32_t, std::optional<std::uint64_t>> carried_;  // Definition -> value after iteration 0.
-  template <typename Result, typename Evaluate>
-  std::optional<Result> inIteration(const NaturalLoop& loop, int iteration, const ThreadCoordinates& thread,
-                                    std::uint64_t seed, Evaluate evaluate);
+  // Runs `onIteration(k)` for k = 0..last with the loop's carried values as iteration k sees
+  // them; false (nothing run) when the loop is too large.
+  template <typename OnIteration>
+  bool forIterations(const NaturalLoop& loop, int last, const ThreadCoordinates& thread, std::uint64_t seed,
+                     OnIteration onIteration);
+  // The definitions in `loop` of registers also defined before it: those whose values the
+  // loop may carry (carriedDefinition picks among them), per loop.
+  const std::vector<std::uint32_t>& carriedCandidates(const NaturalLoop& loop);
+  std::unordered_map<const NaturalLoop*, std::vector<std::uint32_t>> carriedCandidates_;
   std::optional<std::uint32_t> carriedDefinition(std::uint32_t instruction, const std::vector<std::uint32_t>& reaching,
                                                  bool& ambiguous);
   std::vector<Shape> shapes_;              // Per instruction of the function.

@@ -72,16 +72,45 @@ bool shareInterval(const std::vector<std::uint32_t>& x, const std::vector<std::u
   return false;
 }
 
-// Whether two plain stores write values shown to differ under every seed.
-bool storedValuesDiffer(flow::ThreadModel& model, const Module& module, const Access& first,
-                        const flow::ThreadCoordinates& p, const Access& second, const flow::ThreadCoordinates& q) {
-  for (std::uint64_t seed : kSeeds) {
-    auto x = model.valueTerm(first.instruction, module.operands[first.dataOperand], p, seed);
-    auto y = model.valueTerm(second.instruction, module.operands[second.dataOperand], q, seed);
-    if (!x || !y || *x == *y) return false;
+// The value stand-ins (ThreadModel::valueTerm) of the plain stores of one search, computed
+// once per store, thread and seed: a replicated layout has many colliding pairs, all storing
+// alike, and each thread's value would otherwise be rebuilt for every pair.
+class StoredValues {
+ public:
+  StoredValues(flow::ThreadModel& model, const Module& module, const std::vector<Access>& accesses,
+               std::size_t threads)
+      : model_(model), module_(module), accesses_(accesses), threads_(threads) {}
+
+  // Whether stores `a` and `b` (indices into the accesses) by threads `p` and `q` (indices
+  // into the searched threads) write values shown to differ under every seed.
+  bool differ(std::size_t a, std::uint32_t p, const flow::ThreadCoordinates& pThread, std::size_t b,
+              std::uint32_t q, const flow::ThreadCoordinates& qThread) {
+    for (std::size_t s = 0; s < std::size(kSeeds); ++s) {
+      auto x = term(a, p, pThread, s);
+      auto y = term(b, q, qThread, s);
+      if (!x || !y || *x == *y) return false;
+    }
+    return true;
   }
-  return true;
-}
+
+ private:
+  std::optional<std::uint64_t> term(std::size_t access, std::uint32_t thread, const flow::ThreadCoordinates& coordinates,
+                                    std::size_t seed) {
+    std::uint64_t key = (access * threads_ + thread) * std::size(kSeeds) + seed;
+    auto it = memo_.find(key);
+    if (it != memo_.end()) return it->second;
+    const Access& store = accesses_[access];
+    auto value = model_.valueTerm(store.instruction, module_.operands[store.dataOperand], coordinates, kSeeds[seed]);
+    memo_.emplace(key, value);
+    return value;
+  }
+
+  flow::ThreadModel& model_;
+  const Module& module_;
+  const std::vector<Access>& accesses_;
+  std::size_t threads_;
+  std::unordered_map<std::uint64_t, std::optional<std::uint64_t>> memo_;
+};
 
 std::uint32_t warpOf(const flow::ThreadCoordinates& t, const flow::LaunchShape& launch) {
   return (t.tid[0] + launch.ntid[0] * (t.tid[1] + launch.ntid[1] * t.tid[2])) / 32;
@@ -200,10 +229,10 @@ void iterationRaces(const RuleContext& context, std::size_t function, flow::Thre
     // Per seed, per iteration, per thread: the accesses.
     std::vector<std::vector<ThreadModelAccesses>> table(std::size(kSeeds), std::vector<ThreadModelAccesses>(last + 1));
     for (std::size_t s = 0; s < std::size(kSeeds); ++s) {
-      for (int iteration = 0; iteration <= last; ++iteration) {
-        for (const flow::ThreadCoordinates& t : threads) {
-          table[s][iteration].push_back(
-              model.accessesInIteration(loop, iteration, list, t, kSeeds[s], flow::kVariesInCta));
+      for (const flow::ThreadCoordinates& t : threads) {
+        auto byIteration = model.accessesInIterations(loop, last, list, t, kSeeds[s], flow::kVariesInCta);
+        for (int iteration = 0; iteration <= last; ++iteration) {
+          table[s][iteration].push_back(std::move(byIteration[static_cast<std::size_t>(iteration)]));
         }
       }
     }
@@ -402,6 +431,7 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
       fullIntervals = model.barrierIntervals(instructions, flow::BarrierKind::Cta, /*countedBarriersCut=*/false);
     }
   }
+  StoredValues storedValues(model, context.module, accesses, threads.size());
   std::vector<std::vector<std::pair<std::uint64_t, std::uint32_t>>> sortedAddresses(accesses.size());
   std::vector<bool> sortedBuilt(accesses.size(), false);
   for (std::size_t a = 0; a < accesses.size(); ++a) {
@@ -494,7 +524,7 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
             // hold the same element) and a vote's result stored by lanes of one warp are stored
             // alike, and values the model cannot follow are not taken as different.
             if (first.dataOperand != UINT32_MAX && second.dataOperand != UINT32_MAX &&
-                !storedValuesDiffer(model, context.module, first, p, second, q)) {
+                !storedValues.differ(a, t1, p, b, t2, q)) {
               continue;
             }
             const Access* store = first.writes && !first.atomic && !second.writes    ? &first
