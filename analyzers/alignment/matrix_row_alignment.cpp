@@ -89,6 +89,12 @@ void checkMatrixRowAlignment(const RuleContext& context) {
     }
     flow::FunctionFlow* flow = context.flows.flowOfInstruction(index);
     if (flow == nullptr) continue;
+    // Known bits that already make every row 16-byte aligned need no lane-by-lane search
+    // (Triton's swizzled ldmatrix addresses mostly do).
+    if (flow::AbstractValue value = flow->addressOf(index, address);
+        value.computed && value.bits.guaranteedAlignment() >= kRowAlignment) {
+      continue;
+    }
     const FunctionInfo& function = module.functions[flow->functionIndex()];
     if (!hasAnalyzableBody(function)) continue;
     flow::ThreadModel& model = context.flows.threadsOfFunction(flow->functionIndex());
