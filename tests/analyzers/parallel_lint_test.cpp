@@ -279,8 +279,11 @@ TEST_CASE("Chunked and sequential lint agree on every corpus file", "[parallel]"
     std::string text = test::readMaybeCompressed(path);
     if (checkAgreement(path.string(), text).pieces > 1) ++cut;
   }
-  // Files with several functions are really parsed in pieces (about half of them have one).
-  CHECK(cut * 3 > files.size());
+  // Files with several functions are really parsed in pieces: enough of them that the
+  // chunked path is exercised (our own corpus alone has 85; Triton files, with one kernel
+  // each, are mostly not cut).
+  INFO(cut << " of " << files.size() << " files cut");
+  CHECK(cut >= 60);
 }
 
 TEST_CASE("Chunked and sequential lint agree on synthetic texts", "[parallel]") {
