@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "diag/Diagnostic.h"
+#include "isa/InstructionFacts.h"
 #include "syntax/SyntaxTree.h"
 
 namespace ptx {
@@ -53,6 +54,15 @@ struct Symbol {
   ScopeId scope = kNoScope;
   ByteRange nameRange;
   ByteRange declarationRange;
+  // The spellings above as enumerators (Modifier::Unknown when empty or unknown), resolved
+  // once when the module is built, so that consumers compare ids rather than text.
+  Modifier spaceId = Modifier::Unknown;
+  Modifier typeId = Modifier::Unknown;
+  Modifier linkageId = Modifier::Unknown;
+  Modifier pointerSpaceId = Modifier::Unknown;
+
+  StateSpace stateSpace() const { return infoOf(spaceId).space; }
+  StateSpace pointerStateSpace() const { return infoOf(pointerSpaceId).space; }
 
   // A register: a `.reg` declaration or a `.reg` parameter of a function.
   bool isRegister() const {
@@ -169,6 +179,7 @@ struct InstructionSite {
   // then the arguments; `callee` is the function (or the register holding its address) and
   // `callTargets` the prototype or `.calltargets` name of an indirect call.
   bool isCall = false;
+  std::uint32_t factsIndex = 0;     // Into Module::instructionFacts (Module::factsOf).
   std::uint32_t callReturnCount = 0;
   SymbolId callee = kNoSymbol;
   ByteRange calleeRange;
@@ -186,6 +197,11 @@ struct Module {
   std::vector<InstructionOperand> operands;
   std::vector<Symbol> symbols;
   std::vector<Scope> scopes;  // scopes[0] is the module scope.
+  // What each distinct instruction spelling is and does (core/isa/InstructionFacts.h): sites
+  // spelled alike share one entry.
+  std::vector<InstructionFacts> instructionFacts;
+  const InstructionFacts& factsOf(const InstructionSite& site) const { return instructionFacts[site.factsIndex]; }
+  const InstructionFacts& factsOf(std::size_t instruction) const { return factsOf(instructions[instruction]); }
   std::vector<Reference> references;
   std::vector<FunctionInfo> functions;  // In source order, prototypes included.
   // Pairs (existing, duplicate) of same-scope redeclarations that ptxas rejects.

@@ -995,8 +995,40 @@ Module joinFragments(std::string_view text, ModuleScopeView& view, std::vector<M
 
 }  // namespace
 
+// Resolves every instruction's spelling into facts (one entry per distinct spelling: big files
+// repeat the same few hundred) and every symbol's spellings into ids.
+void resolveSpellings(std::string_view text, Module& module) {
+  auto slice = [&](ByteRange r) {
+    return r.begin <= r.end && r.end <= text.size() ? text.substr(r.begin, r.end - r.begin) : std::string_view{};
+  };
+  std::unordered_map<std::string_view, std::uint32_t> bySpelling;
+  std::vector<std::string_view> modifiers;
+  module.instructionFacts.clear();
+  for (InstructionSite& site : module.instructions) {
+    std::uint32_t end = site.opcode.end;
+    if (site.modifierCount > 0) end = std::max(end, module.modifiers[site.firstModifier + site.modifierCount - 1].end);
+    std::string_view key = slice({site.opcode.begin, end});
+    auto [it, added] = bySpelling.try_emplace(key, static_cast<std::uint32_t>(module.instructionFacts.size()));
+    if (added) {
+      modifiers.clear();
+      for (std::uint32_t m = 0; m < site.modifierCount; ++m) modifiers.push_back(slice(module.modifiers[site.firstModifier + m]));
+      module.instructionFacts.push_back(resolveFacts(slice(site.opcode), modifiers));
+    }
+    site.factsIndex = it->second;
+  }
+  if (module.instructionFacts.empty()) module.instructionFacts.emplace_back();
+  for (Symbol& symbol : module.symbols) {
+    if (!symbol.space.empty()) symbol.spaceId = modifierNamed(symbol.space);
+    if (!symbol.type.empty()) symbol.typeId = modifierNamed(symbol.type);
+    if (!symbol.linkage.empty()) symbol.linkageId = modifierNamed(symbol.linkage);
+    if (!symbol.pointerSpace.empty()) symbol.pointerSpaceId = modifierNamed(symbol.pointerSpace);
+  }
+}
+
 Module buildModule(std::string_view text, const SyntaxTree& tree, std::optional<ByteRange> bodiesWithin) {
-  return Builder(text, tree, bodiesWithin).build();
+  Module module = Builder(text, tree, bodiesWithin).build();
+  resolveSpellings(text, module);
+  return module;
 }
 
 Module buildModuleParallel(std::string_view text, const SyntaxTree& tree, unsigned threads) {
@@ -1042,7 +1074,9 @@ Module buildModuleParallel(std::string_view text, const SyntaxTree& tree, unsign
     std::uint32_t end = last < items.size() ? view.cursorAtItem[last] : static_cast<std::uint32_t>(view.module.scopes[0].symbols.size());
     if (fragments[g].scopes[0].symbols.size() != end - view.cursorAtItem[firstItems[g]]) return buildModule(text, tree);
   }
-  return joinFragments(text, view, fragments, firstItems, threads);
+  Module module = joinFragments(text, view, fragments, firstItems, threads);
+  resolveSpellings(text, module);
+  return module;
 }
 
 }  // namespace ptx
