@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <iterator>
 #include <string>
 #include <thread>
@@ -21,7 +22,12 @@ InstructionShapes checkInstructionShapesParallel(std::string_view text, const Mo
 
 namespace {
 
-bool byPosition(const Diagnostic& a, const Diagnostic& b) { return a.range.begin < b.range.begin; }
+// The order of a result: by position, and at one position by rule code, so that it does not
+// depend on the order the checks run in (a rule's own findings keep the order it reported them).
+bool byPositionThenCode(const Diagnostic& a, const Diagnostic& b) {
+  if (a.range.begin != b.range.begin) return a.range.begin < b.range.begin;
+  return a.rule < b.rule;
+}
 
 // Keeps the diagnostics as found and applies the suppression comments to get what is shown.
 void finishWithSuppressions(std::string_view text, LintResult& result, const LintOptions& options) {
@@ -32,102 +38,33 @@ void finishWithSuppressions(std::string_view text, LintResult& result, const Lin
 
 using RuleCheck = void (*)(const RuleContext&);
 
+// What a check reads (Rules.def's `reads` column). The Dataflow ones share one FlowCache, so a
+// function's CFG, reaching definitions and values are built once for all of them.
+enum class Reads : std::uint8_t { Model, Dataflow };
+// When a check runs (Rules.def's `when` column).
+enum class When : std::uint8_t { Always, SkipWhenOff, OptIn };
+
 // How the pipeline runs one rule's check.
 struct RuleEntry {
   RuleCheck check;
-  // Reads the dataflow layer (context.flows). Those rules share one FlowCache, so a
-  // function's CFG, reaching definitions and values are built once for all of them.
-  bool dataflow = false;
-  // The one code the check reports, when the check costs enough to skip while that code is
-  // turned off (the thread-model rules); the other rules run and their findings are filtered.
-  std::string_view skippableCode = {};
-};
-constexpr bool kDataflow = true;
-
-// Every rule, in the order their diagnostics are collected (the order is part of the
-// result: equal positions keep it through the sort below).
-constexpr RuleEntry kRules[] = {
-    {checkModuleHeader},
-    {checkAddressSize},
-    {checkUnknownOpcode},
-    {checkRequiresNewerPtx},
-    {checkRequiresNewerTarget},
-    {checkUnknownModifier},
-    {checkModifierCombination},
-    {checkOperandCount},
-    {checkOperandKind},
-    {checkOperandType},
-    {checkSubwordRegister},
-    {checkVectorTypeOrder},
-    {checkUndeclaredSymbol},
-    {checkDuplicateDeclaration},
-    {checkUndefinedLabel},
-    {checkUndeclaredFunction},
-    {checkParameterAlignment},
-    {checkNarrowRegisterParameter},
-    {checkCallPrototypeMismatch},
-    {checkConstantArgumentRange},
-    {checkArgumentScope},
-    {checkParameterDirection},
-    {checkPointerAttribute},
-    {checkUnsizedParameterPosition},
-    {checkSystemCallPrototype},
-    {checkMbarrierAlignment, kDataflow},
-    {checkBulkCopyAlignment, kDataflow},
-    {checkTensorCopySharedAlignment, kDataflow},
-    {checkTensorMapPlacement, kDataflow},
-    {checkAccessAlignment, kDataflow},
-    {checkCpAsyncSize, kDataflow},
-    {checkConstantOffsetOutOfBounds, kDataflow},
-    {checkMatrixRowAlignment, kDataflow},
-    {checkCallSequenceInterrupted},
-    {checkPredicatedParameterTransfer},
-    {checkParamScratchLoad, kDataflow},
-    {checkMatrixDescriptorSwizzle, kDataflow},
-    {checkTensorMapReplaceValue, kDataflow},
-    {checkRegisterSpill, kDataflow},
-    {checkOccupancyCliff, kDataflow},
-    {checkSharedMemoryRace, kDataflow, "RAC001"},
-    {checkCrossCtaGlobalRace, kDataflow, "RAC002"},
-    {checkMixedSizeAccess, kDataflow, "RAC003"},
-    {checkClusterSharedMemoryRace, kDataflow, "RAC004"},
-    {checkDivergentBarrier, kDataflow, "SNC001"},
-    {checkWarpSyncMask, kDataflow, "SNC002"},
-    {checkShuffleWidth, kDataflow, "SNC003"},
-    {checkAsyncCopyReadBeforeWait, kDataflow, "SNC006"},
-    {checkWeakSpinLoop, kDataflow, "SNC010"},
-    {checkRedFenceAcquire, kDataflow, "SNC012"},
-    {checkAsyncProxyFence, kDataflow, "SNC004"},
-    {checkBulkStoreWait, kDataflow, "SNC007"},
-    {checkMbarrierInitVisibility, kDataflow, "SNC005"},
-    {checkWgmmaAccumulatorAccess, kDataflow, "SNC008"},
-    {checkExpectTxMismatch, kDataflow, "SNC009"},
-    {checkScopeTooNarrow, kDataflow, "SNC011"},
-    {checkBulkReadBeforeWait, kDataflow, "SNC013"},
-    {checkWaitParityConstant, kDataflow, "SNC014"},
-    {checkDsmemExitWithoutClusterBarrier, kDataflow, "SNC015"},
-};
-
-// Rules that run only when a setting turns them on (a RuleSetting with enabled = true): their
-// findings rest on an estimate whose error is of the same order as what they point out, so
-// they are offered, not imposed (docs/rules/PRF002.md).
-struct OptInRule {
-  RuleCheck check;
   std::string_view code;
+  Reads reads;
+  When when;
 };
-constexpr OptInRule kOptInRules[] = {{checkOccupancyCliff, "PRF002"}};
+
+// Every rule that has a check, in Rules.def's order (by code). The order the checks run in
+// does not decide the result: diagnostics are sorted by position, then code.
+constexpr RuleEntry kRules[] = {
+#define PTX_RULE(code, name, category, severity, check, reads, when, summary) \
+  {check, #code, Reads::reads, When::when},
+#include "Rules.def"
+};
 
 bool ruleRuns(const RuleEntry& rule, const LintOptions& options) {
-  for (const OptInRule& optIn : kOptInRules) {
-    if (optIn.check != rule.check) continue;
-    auto it = options.rules.find(optIn.code);
-    return it != options.rules.end() && it->second.enabled;
-  }
-  if (!rule.skippableCode.empty()) {
-    auto it = options.rules.find(rule.skippableCode);
-    return it == options.rules.end() || it->second.enabled;
-  }
-  return true;
+  if (rule.when == When::Always) return true;
+  auto it = options.rules.find(rule.code);
+  if (rule.when == When::OptIn) return it != options.rules.end() && it->second.enabled;
+  return it == options.rules.end() || it->second.enabled;
 }
 
 // The rules side by side: each writes its own list, and the lists are appended in
@@ -142,7 +79,7 @@ void runRulesInParallel(std::string_view text, const LintResult& result, const I
   std::vector<std::size_t> dataflow;
   for (std::size_t rule = 0; rule < kCount; ++rule) {
     if (!ruleRuns(kRules[rule], options)) continue;
-    (kRules[rule].dataflow ? dataflow : independent).push_back(rule);
+    (kRules[rule].reads == Reads::Dataflow ? dataflow : independent).push_back(rule);
   }
   // Task 0, the longest, is the dataflow group; then the others.
   parallelFor(independent.size() + 1, threads, [&](std::size_t task) {
@@ -199,7 +136,7 @@ LintResult runPipeline(std::string_view text, SyntaxTree tree, const LintOptions
     }
   }
   applyRuleSettings(result.diagnostics, options);
-  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), byPosition);
+  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), byPositionThenCode);
   finishWithSuppressions(text, result, options);
   return result;
 }
@@ -381,7 +318,7 @@ std::optional<LintResult> relintChangedFunction(std::string_view newText, const 
   }
   // Near the syntax-diagnostic limit the full run would cut differently: let it decide.
   if (syntaxCount + 1 >= options.syntax.maxDiagnostics) return std::nullopt;
-  std::stable_sort(merged.begin(), merged.end(), byPosition);
+  std::stable_sort(merged.begin(), merged.end(), byPositionThenCode);
   focused.diagnostics = std::move(merged);
   finishWithSuppressions(newText, focused, options);
   return focused;

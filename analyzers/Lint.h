@@ -1,7 +1,7 @@
 // Lint: the analysis pipeline over one text, as ptxlint and the server run it.
 //
-// The pipeline is parse → syntax diagnostics → model → semantic rules. New rules plug in
-// here; callers keep calling lintText.
+// The pipeline is parse → syntax diagnostics → model → rules. New rules plug in through
+// Rules.def; callers keep calling lintText.
 #pragma once
 
 #include <cstddef>

@@ -1,28 +1,17 @@
-// Registry: expands Rules.def into a sorted table.
+// Registry: lookups over the table Registry.h expands from Rules.def.
 #include "Registry.h"
 
 #include <algorithm>
-#include <array>
 
 namespace ptx {
-namespace {
 
-constexpr std::array kRules = {
-#define PTX_RULE(code, name, category, severity, summary) \
-  RuleMeta{#code, name, Category::category, Severity::severity, summary},
-#include "Rules.def"
-#undef PTX_RULE
-};
-
-}  // namespace
-
-std::span<const RuleMeta> allRules() { return kRules; }
+std::span<const RuleMeta> allRules() { return kRuleTable; }
 
 const RuleMeta* findRule(std::string_view codeOrName) {
-  auto it = std::find_if(kRules.begin(), kRules.end(), [&](const RuleMeta& rule) {
+  auto it = std::find_if(std::begin(kRuleTable), std::end(kRuleTable), [&](const RuleMeta& rule) {
     return rule.code == codeOrName || rule.name == codeOrName;
   });
-  return it == kRules.end() ? nullptr : &*it;
+  return it == std::end(kRuleTable) ? nullptr : &*it;
 }
 
 }  // namespace ptx

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "Registry.h"
 #include "diag/Diagnostic.h"
 #include "flow/FunctionFlow.h"
 #include "isa/InstructionShape.h"
@@ -29,28 +30,30 @@ struct RuleContext {
 
   std::string_view textOf(ByteRange range) const { return text.substr(range.begin, range.end - range.begin); }
 
-  void report(std::string_view rule, Category category, ByteRange range, std::string message,
-              std::vector<RelatedInformation> related = {}) const {
+  // Reports a finding of `rule` with the category and default severity Rules.def gives it.
+  void report(RuleCode rule, ByteRange range, std::string message, std::vector<RelatedInformation> related = {}) const {
+    reportWithSeverity(rule, rule.meta().defaultSeverity, range, std::move(message), std::move(related));
+  }
+
+  // For the rare rule whose findings differ in severity (SEM006: 32-bit addressing is a
+  // warning, other sizes are errors); every other rule reports with its default.
+  void reportWithSeverity(RuleCode rule, Severity severity, ByteRange range, std::string message,
+                          std::vector<RelatedInformation> related = {}) const {
+    const RuleMeta& meta = rule.meta();
     Diagnostic diagnostic;
-    diagnostic.rule = std::string(rule);
-    diagnostic.severity = Severity::Error;
-    diagnostic.category = category;
+    diagnostic.rule = std::string(meta.code);
+    diagnostic.severity = severity;
+    diagnostic.category = meta.category;
     diagnostic.range = range;
     diagnostic.message = std::move(message);
     diagnostic.related = std::move(related);
     out.push_back(std::move(diagnostic));
   }
 
-  // Attaches a machine-applicable fix to the diagnostic reported last (by report or warn).
+  // Attaches a machine-applicable fix to the diagnostic reported last.
   void attachFix(std::string title, std::vector<FixEdit> edits, bool isPreferred = false) const {
     if (out.empty() || edits.empty()) return;
     out.back().fixes.push_back({std::move(title), std::move(edits), isPreferred});
-  }
-
-  // For rules whose findings ptxas itself only warns about.
-  void warn(std::string_view rule, Category category, ByteRange range, std::string message) const {
-    report(rule, category, range, std::move(message));
-    out.back().severity = Severity::Warning;
   }
 };
 
@@ -104,66 +107,9 @@ bool anyInstructionOf(const Module& module, const FunctionInfo& function, Test t
   return false;
 }
 
-// Every rule's entry point; Lint.cpp runs them in registry order.
-void checkUndeclaredSymbol(const RuleContext& context);
-void checkDuplicateDeclaration(const RuleContext& context);
-void checkUndefinedLabel(const RuleContext& context);
-void checkUndeclaredFunction(const RuleContext& context);
-void checkModuleHeader(const RuleContext& context);
-void checkAddressSize(const RuleContext& context);
-void checkUnknownOpcode(const RuleContext& context);
-void checkRequiresNewerPtx(const RuleContext& context);
-void checkRequiresNewerTarget(const RuleContext& context);
-void checkUnknownModifier(const RuleContext& context);
-void checkModifierCombination(const RuleContext& context);
-void checkOperandCount(const RuleContext& context);
-void checkOperandKind(const RuleContext& context);
-void checkOperandType(const RuleContext& context);
-void checkSubwordRegister(const RuleContext& context);
-void checkVectorTypeOrder(const RuleContext& context);
-void checkParameterAlignment(const RuleContext& context);
-void checkNarrowRegisterParameter(const RuleContext& context);
-void checkCallPrototypeMismatch(const RuleContext& context);
-void checkConstantArgumentRange(const RuleContext& context);
-void checkArgumentScope(const RuleContext& context);
-void checkParameterDirection(const RuleContext& context);
-void checkPointerAttribute(const RuleContext& context);
-void checkUnsizedParameterPosition(const RuleContext& context);
-void checkSystemCallPrototype(const RuleContext& context);
-void checkMbarrierAlignment(const RuleContext& context);
-void checkBulkCopyAlignment(const RuleContext& context);
-void checkTensorCopySharedAlignment(const RuleContext& context);
-void checkTensorMapPlacement(const RuleContext& context);
-void checkAccessAlignment(const RuleContext& context);
-void checkCpAsyncSize(const RuleContext& context);
-void checkMatrixRowAlignment(const RuleContext& context);
-void checkParamScratchLoad(const RuleContext& context);
-void checkSharedMemoryRace(const RuleContext& context);
-void checkCrossCtaGlobalRace(const RuleContext& context);
-void checkMixedSizeAccess(const RuleContext& context);
-void checkClusterSharedMemoryRace(const RuleContext& context);
-void checkDivergentBarrier(const RuleContext& context);
-void checkWarpSyncMask(const RuleContext& context);
-void checkShuffleWidth(const RuleContext& context);
-void checkAsyncCopyReadBeforeWait(const RuleContext& context);
-void checkWeakSpinLoop(const RuleContext& context);
-void checkRedFenceAcquire(const RuleContext& context);
-void checkAsyncProxyFence(const RuleContext& context);
-void checkBulkStoreWait(const RuleContext& context);
-void checkMbarrierInitVisibility(const RuleContext& context);
-void checkWgmmaAccumulatorAccess(const RuleContext& context);
-void checkExpectTxMismatch(const RuleContext& context);
-void checkScopeTooNarrow(const RuleContext& context);
-void checkBulkReadBeforeWait(const RuleContext& context);
-void checkWaitParityConstant(const RuleContext& context);
-void checkDsmemExitWithoutClusterBarrier(const RuleContext& context);
-void checkConstantOffsetOutOfBounds(const RuleContext& context);
-void checkCallSequenceInterrupted(const RuleContext& context);
-void checkPredicatedParameterTransfer(const RuleContext& context);
-void checkMatrixDescriptorSwizzle(const RuleContext& context);
-void checkTensorMapReplaceValue(const RuleContext& context);
-void checkRegisterSpill(const RuleContext& context);
-void checkOccupancyCliff(const RuleContext& context);
+// Every rule's check, declared from Rules.def (Lint.cpp runs them).
+#define PTX_RULE(code, name, category, severity, check, reads, when, summary) void check(const RuleContext& context);
+#include "Rules.def"
 
 // The candidate closest to `word` by edit distance, or empty when none is close enough.
 std::string_view closestMatch(std::string_view word, const std::vector<std::string_view>& candidates);

@@ -66,6 +66,13 @@ bool globMatch(std::string_view pattern, std::string_view text) {
 
 namespace {
 
+// Whether a directory walk takes `entry` as a PTX file: a regular file named *.ptx (a file
+// extension, not a PTX spelling).
+bool isPtxFile(const fs::directory_entry& entry) {
+  std::error_code ignored;
+  return entry.is_regular_file(ignored) && entry.path().extension() == ".ptx";
+}
+
 // The *.ptx files under `directory`, sorted, skipping hidden directories. `error` is set when
 // the directory could not be read.
 std::vector<std::string> ptxFilesUnder(const fs::path& directory, std::string& problem) {
@@ -80,7 +87,7 @@ std::vector<std::string> ptxFilesUnder(const fs::path& directory, std::string& p
       it.disable_recursion_pending();
       continue;
     }
-    if (entry.is_regular_file(ignored) && entry.path().extension() == ".ptx") {
+    if (isPtxFile(entry)) {
       found.push_back(entry.path().generic_string());
     }
   }
@@ -123,7 +130,7 @@ std::vector<std::string> expandGlob(const std::string& pattern, std::string& pro
         found.insert(base + fs::path(file).lexically_relative(root).generic_string());
       }
       it.disable_recursion_pending();
-    } else if (entry.is_regular_file(ignored) && entry.path().extension() == ".ptx") {
+    } else if (isPtxFile(entry)) {
       found.insert(shown);
     }
   }

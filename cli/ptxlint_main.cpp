@@ -18,7 +18,6 @@
 #include <mutex>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -333,27 +332,6 @@ Options parseArguments(int argc, char** argv, bool& exitEarly) {
   return options;
 }
 
-// Reads and checks a .ptxls.json; nullopt (with `problem` set) when it cannot be used.
-std::optional<nlohmann::json> readProjectFile(const fs::path& file, std::string& problem) {
-  std::ifstream in(file);
-  if (!in) {
-    problem = "cannot open file";
-    return std::nullopt;
-  }
-  std::stringstream contents;
-  contents << in.rdbuf();
-  auto json = nlohmann::json::parse(contents.str(), nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
-  if (json.is_discarded()) {
-    problem = "not valid JSON";
-    return std::nullopt;
-  }
-  if (!json.is_object()) {
-    problem = "not a JSON object";
-    return std::nullopt;
-  }
-  return json;
-}
-
 // The options for one file: its project file's settings (if any) under the command line's.
 class OptionsForFiles {
  public:
@@ -362,19 +340,16 @@ class OptionsForFiles {
   // Loads --config FILE up front; false (after a message on stderr) when it cannot be used.
   bool loadConfigFile() {
     if (!options_.configFile) return true;
-    std::string problem;
-    std::optional<nlohmann::json> json = readProjectFile(*options_.configFile, problem);
-    if (!json) {
-      std::cerr << "ptxlint: --config " << *options_.configFile << ": " << problem << "\n";
+    config::ProjectSettings project = config::loadProjectFile(*options_.configFile);
+    if (!project.unusable.empty()) {
+      std::cerr << "ptxlint: --config " << *options_.configFile << ": " << project.unusable << "\n";
       return false;
     }
-    config::Settings settings;
-    std::vector<std::string> problems = config::mergeSettings(settings, *json);
-    for (const std::string& message : problems) {
+    for (const std::string& message : project.problems) {
       std::cerr << "ptxlint: --config " << *options_.configFile << ": " << message << "\n";
     }
-    if (!problems.empty()) return false;
-    configured_ = withCommandLine(settings);
+    if (!project.problems.empty()) return false;
+    configured_ = withCommandLine(project.settings);
     return true;
   }
 
@@ -394,17 +369,12 @@ class OptionsForFiles {
 
  private:
   LintOptions load(const fs::path& projectFile) {
-    config::Settings settings;
-    std::string problem;
-    std::optional<nlohmann::json> json = readProjectFile(projectFile, problem);
-    if (!json) {
-      std::cerr << "ptxlint: " << projectFile.string() << ": " << problem << "; ignored\n";
-    } else {
-      for (const std::string& message : config::mergeSettings(settings, *json)) {
-        std::cerr << "ptxlint: " << projectFile.string() << ": " << message << "\n";
-      }
+    config::ProjectSettings project = config::loadProjectFile(projectFile);
+    if (!project.unusable.empty()) std::cerr << "ptxlint: " << projectFile.string() << ": " << project.unusable << "; ignored\n";
+    for (const std::string& message : project.problems) {
+      std::cerr << "ptxlint: " << projectFile.string() << ": " << message << "\n";
     }
-    return withCommandLine(settings);
+    return withCommandLine(project.settings);
   }
 
   // A project file's settings under the command line's.

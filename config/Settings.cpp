@@ -1,6 +1,8 @@
 // Settings: parsing and merging the configuration sources.
 #include "Settings.h"
 
+#include <fstream>
+#include <sstream>
 #include <system_error>
 
 #include "Registry.h"
@@ -175,6 +177,26 @@ std::optional<std::filesystem::path> findProjectFile(const std::filesystem::path
     folder = parent;
   }
   return std::nullopt;
+}
+
+ProjectSettings loadProjectFile(const std::filesystem::path& file, Settings base) {
+  ProjectSettings loaded{std::move(base), {}, {}};
+  std::ifstream in(file);
+  if (!in) {
+    loaded.unusable = "cannot open file";
+    return loaded;
+  }
+  std::stringstream contents;
+  contents << in.rdbuf();
+  json project = json::parse(contents.str(), nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
+  if (project.is_discarded()) {
+    loaded.unusable = "not valid JSON";
+  } else if (!project.is_object()) {
+    loaded.unusable = "not a JSON object";
+  } else {
+    loaded.problems = mergeSettings(loaded.settings, project);
+  }
+  return loaded;
 }
 
 std::optional<std::filesystem::path> pathOfUri(std::string_view uri) {

@@ -3,6 +3,7 @@
 //
 // Later sources override earlier ones key by key: built-in defaults, then the client's
 // settings, then the project file (the project's choice wins, as in ruff and clang-tidy).
+// Finding and reading project files happens here only, for both tools.
 #pragma once
 
 #include <chrono>
@@ -41,6 +42,18 @@ std::vector<std::string> mergeSettings(Settings& settings, const nlohmann::json&
 
 // The nearest `.ptxls.json` in the folder of `document` or any folder above it.
 std::optional<std::filesystem::path> findProjectFile(const std::filesystem::path& document);
+
+// What reading a project file over some settings gave.
+struct ProjectSettings {
+  Settings settings;  // The settings it started from, overlaid with the file when it was usable.
+  // Why the whole file was ignored ("cannot open file", "not valid JSON", "not a JSON
+  // object"); empty when it was read.
+  std::string unusable;
+  std::vector<std::string> problems;  // The keys or values it could not use (mergeSettings).
+};
+
+// Reads the project file `file` (JSON with comments) over `base`.
+ProjectSettings loadProjectFile(const std::filesystem::path& file, Settings base = {});
 
 // The file system path of a `file://` URI (percent-decoded); nullopt for other schemes.
 std::optional<std::filesystem::path> pathOfUri(std::string_view uri);

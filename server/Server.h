@@ -8,7 +8,7 @@
 // is called from several threads, one message at a time.
 #pragma once
 
-#include <filesystem>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
@@ -21,6 +21,7 @@
 
 #include "Document.h"
 #include "Scheduler.h"
+#include "Session.h"
 #include "Settings.h"
 #include "protocol/Positions.h"
 
@@ -65,17 +66,21 @@ class Server {
   };
 
  private:
-  struct Deferred {
-    nlohmann::json id;
-    std::string method;
-    nlohmann::json params;
-  };
   using Handler = nlohmann::json (Server::*)(const Analysis&, const nlohmann::json& params);
   struct Route {
     Need need;
     Handler handler;
   };
+  // A workspace/executeCommand command: its name and what runs it (with the request's
+  // `arguments`, null when absent). The table is also what initialize advertises.
+  using CommandHandler = nlohmann::json (Server::*)(const nlohmann::json& arguments);
+  struct Command {
+    std::string_view name;
+    CommandHandler handler;
+  };
+  static const std::vector<Command>& commands();
 
+  // Server.cpp: dispatch, lifecycle, documents, settings and deferred requests.
   void request(const nlohmann::json& id, const std::string& method, const nlohmann::json& params);
   void notification(const std::string& method, const nlohmann::json& params);
   // Answers a document request now when an analysis allows it, else defers it.
@@ -93,14 +98,20 @@ class Server {
   void didClose(const nlohmann::json& params);
   void didChangeConfiguration(const nlohmann::json& params);
   void cancel(const nlohmann::json& params);
-  nlohmann::json workspaceSymbols(const nlohmann::json& params);
   nlohmann::json executeCommand(const nlohmann::json& params);
+  nlohmann::json explainRule(const nlohmann::json& arguments);
   void sendRefreshRequests();
-  nlohmann::json codeLenses(const Analysis& analysis, const nlohmann::json& params);
-  nlohmann::json registerReport(const Analysis& analysis, const nlohmann::json& params);
-  std::optional<std::string> targetSettingFor(const std::string& uri);
+  // Whether some document still awaits an analysis under new settings (under sessionsMutex_).
+  bool anyAwaitsSettings() const;
+  void publishDiagnostics(const std::string& uri, const Analysis& analysis);
 
-  // Features (each answers from one analysis snapshot).
+  // Settings for a document: client settings overlaid with its project file.
+  Settings settingsFor(const std::string& uri);
+  void applySettingsToOpenDocuments();
+  // The settings an open document's session holds (the client's when it has none).
+  Settings sessionSettings(const std::string& uri);
+
+  // DocumentRequests.cpp: each request's parameters → a feature → its JSON.
   nlohmann::json hover(const Analysis& analysis, const nlohmann::json& params);
   nlohmann::json definition(const Analysis& analysis, const nlohmann::json& params);
   nlohmann::json references(const Analysis& analysis, const nlohmann::json& params);
@@ -119,15 +130,12 @@ class Server {
   nlohmann::json rename(const Analysis& analysis, const nlohmann::json& params);
   nlohmann::json codeActions(const Analysis& analysis, const nlohmann::json& params);
   nlohmann::json formatting(const Analysis& analysis, const nlohmann::json& params);
-  // Semantic tokens sent last per document, for delta requests (any thread).
+  nlohmann::json codeLenses(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json registerReport(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json workspaceSymbols(const nlohmann::json& params);
+  // Remembers the semantic tokens sent for a document, for delta requests (any thread).
   nlohmann::json rememberTokens(const std::string& uri, std::vector<std::uint32_t> data);
-
   nlohmann::json diagnosticsJson(const std::string& uri, const Analysis& analysis) const;
-  void publishDiagnostics(const std::string& uri, const Analysis& analysis);
-
-  // Settings for a document: client settings overlaid with its project file.
-  Settings settingsFor(const std::string& uri);
-  void applySettingsToOpenDocuments();
 
   void reply(const nlohmann::json& id, nlohmann::json result);
   void replyError(const nlohmann::json& id, int code, std::string_view message);
@@ -153,25 +161,17 @@ class Server {
   bool diagnosticRefreshSupported_ = false;  // workspace.diagnostics.refreshSupport
   bool inlayHintRefreshSupported_ = false;   // workspace.inlayHint.refreshSupport
   bool codeLensRefreshSupported_ = false;    // workspace.codeLens.refreshSupport
-  // Documents whose analysis under new settings is pending, with the settings serial awaited;
-  // when the last arrives, pulling clients get workspace/diagnostic/refresh. Under deferredMutex_.
-  std::map<std::string, std::uint64_t> awaitingRefresh_;
   Settings initialSettings_;  // From initializationOptions.
   Settings clientSettings_;
   std::map<std::string, Route, std::less<>> routes_;
 
-  // Guarded by deferredMutex_: requests waiting for an analysis, what was last published,
-  // progress tokens of documents being analyzed for the first time.
-  std::mutex deferredMutex_;
-  std::condition_variable deferredDrained_;
-  std::map<std::string, std::vector<Deferred>, std::less<>> deferred_;
-  std::map<std::string, std::string, std::less<>> lastPublished_;
-  std::map<std::string, std::string, std::less<>> openProgress_;
+  // One session per open document, under sessionsMutex_; sessionsDrained_ is notified when
+  // deferred requests are answered or dropped.
+  std::mutex sessionsMutex_;
+  std::condition_variable sessionsDrained_;
+  std::map<std::string, Session, std::less<>> sessions_;
+  std::uint64_t nextTokensId_ = 1;  // Under sessionsMutex_.
   int nextServerRequestId_ = 1;
-  std::map<std::string, Settings, std::less<>> documentSettings_;  // Client + project file, per open document.
-  std::mutex tokensMutex_;
-  std::map<std::string, std::pair<std::string, std::vector<std::uint32_t>>, std::less<>> lastTokens_;
-  std::uint64_t nextTokensId_ = 1;
   std::map<std::string, std::function<void(const nlohmann::json&)>> pendingServerRequests_;  // Main thread only.
 
   // Last: destroyed first, so no worker calls back into a half-destroyed server.

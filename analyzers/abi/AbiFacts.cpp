@@ -9,31 +9,29 @@
 
 namespace ptx::abi {
 
-std::optional<TypeInfo> typeInfo(std::string_view type) {
-  struct Entry {
-    std::string_view name;
-    TypeKind kind;
-    std::uint32_t bits;
-  };
-  static constexpr std::array<Entry, 29> kTypes{{
-      {".b8", TypeKind::Bits, 8},        {".b16", TypeKind::Bits, 16},      {".b32", TypeKind::Bits, 32},
-      {".b64", TypeKind::Bits, 64},      {".b128", TypeKind::Bits, 128},    {".u8", TypeKind::Unsigned, 8},
-      {".u16", TypeKind::Unsigned, 16},  {".u32", TypeKind::Unsigned, 32},  {".u64", TypeKind::Unsigned, 64},
-      {".s8", TypeKind::Signed, 8},      {".s16", TypeKind::Signed, 16},    {".s32", TypeKind::Signed, 32},
-      {".s64", TypeKind::Signed, 64},    {".f16", TypeKind::Float, 16},     {".f32", TypeKind::Float, 32},
-      {".f64", TypeKind::Float, 64},     {".pred", TypeKind::Predicate, 1}, {".f16x2", TypeKind::Other, 32},
-      {".bf16", TypeKind::Other, 16},    {".bf16x2", TypeKind::Other, 32},  {".tf32", TypeKind::Other, 32},
-      {".e4m3", TypeKind::Other, 8},     {".e5m2", TypeKind::Other, 8},     {".e4m3x2", TypeKind::Other, 16},
-      {".e5m2x2", TypeKind::Other, 16},  {".f32x2", TypeKind::Other, 64},   {".u16x2", TypeKind::Other, 32},
-      {".s16x2", TypeKind::Other, 32},   {".u8x4", TypeKind::Other, 32},
-  }};
-  for (const Entry& entry : kTypes) {
-    if (entry.name == type) return TypeInfo{entry.kind, entry.bits};
+std::optional<TypeInfo> typeInfo(Modifier type) {
+  const ModifierInfo& info = infoOf(type);
+  auto bits = static_cast<std::uint32_t>(info.typeBytes) * 8;
+  switch (info.typeClass) {
+    case TypeClass::Predicate: return TypeInfo{TypeKind::Predicate, 1};
+    case TypeClass::Bits: return TypeInfo{TypeKind::Bits, bits};
+    case TypeClass::Unsigned: return TypeInfo{TypeKind::Unsigned, bits};
+    case TypeClass::Signed: return TypeInfo{TypeKind::Signed, bits};
+    default: break;
+  }
+  if (type == Modifier::F16 || type == Modifier::F32 || type == Modifier::F64) return TypeInfo{TypeKind::Float, bits};
+  // Packed and alternate formats: sized, but of no kind another type mixes with.
+  static constexpr std::pair<Modifier, std::uint32_t> kOther[] = {
+      {Modifier::F16x2, 32},  {Modifier::Bf16, 16},   {Modifier::Bf16x2, 32}, {Modifier::Tf32, 32},
+      {Modifier::E4m3, 8},    {Modifier::E5m2, 8},    {Modifier::E4m3x2, 16}, {Modifier::E5m2x2, 16},
+      {Modifier::F32x2, 64},  {Modifier::U16x2, 32},  {Modifier::S16x2, 32}};
+  for (auto [other, otherBits] : kOther) {
+    if (type == other) return TypeInfo{TypeKind::Other, otherBits};
   }
   return std::nullopt;
 }
 
-bool compatibleTypes(std::string_view a, std::string_view b) {
+bool compatibleTypes(Modifier a, Modifier b) {
   if (a == b) return true;
   auto left = typeInfo(a);
   auto right = typeInfo(b);
@@ -45,8 +43,14 @@ bool compatibleTypes(std::string_view a, std::string_view b) {
   return left->kind == right->kind && left->kind != TypeKind::Other;
 }
 
+std::string declaredTypeOf(const Symbol& symbol) {
+  if (symbol.vectorWidth == 0) return symbol.type;
+  Modifier vector = symbol.vectorWidth == 2 ? Modifier::V2 : symbol.vectorWidth == 4 ? Modifier::V4 : Modifier::V8;
+  return concat({spellingOf(vector), " ", symbol.type});
+}
+
 std::optional<std::uint64_t> ParamShape::elementBytes() const {
-  auto info = typeInfo(type);
+  auto info = typeInfo(typeId);
   if (!info || info->bits < 8) return std::nullopt;
   return std::uint64_t{info->bits / 8} * (vectorWidth == 0 ? 1 : vectorWidth);
 }
@@ -65,7 +69,7 @@ std::optional<std::uint64_t> ParamShape::effectiveAlignment() const {
 }
 
 std::optional<std::uint64_t> ParamShape::bitWidth() const {
-  auto info = typeInfo(type);
+  auto info = typeInfo(typeId);
   if (!info) return std::nullopt;
   return std::uint64_t{info->bits} * (vectorWidth == 0 ? 1 : vectorWidth);
 }
@@ -117,12 +121,13 @@ ParamShape readDeclaration(const RuleContext& context, TSNode node, TSNode decla
   forEachChild(node, [&](TSNode part, TSFieldId field) {
     if (field == f.space) {
       shape.space = textOf(context, part);
+      shape.spaceId = modifierNamed(shape.space);
     } else if (field == f.type) {
       shape.type = textOf(context, part);
+      shape.typeId = modifierNamed(shape.type);
       shape.typeRange = rangeOf(part);
     } else if (field == f.vector) {
-      std::string_view width = textOf(context, part);
-      shape.vectorWidth = width == ".v2" ? 2 : width == ".v4" ? 4 : width == ".v8" ? 8 : 0;
+      shape.vectorWidth = infoOf(modifierNamed(textOf(context, part))).vectorWidth;
     } else if (field == f.align) {
       TSNode value = ts_node_child_by_field_id(part, f.value);
       shape.alignWritten = true;
@@ -134,6 +139,7 @@ ParamShape readDeclaration(const RuleContext& context, TSNode node, TSNode decla
       TSNode space = ts_node_child_by_field_id(part, f.space);
       if (!ts_node_is_null(space)) {
         shape.ptrSpace = textOf(context, space);
+        shape.ptrSpaceId = modifierNamed(shape.ptrSpace);
         shape.ptrSpaceRange = rangeOf(space);
       }
       TSNode align = ts_node_child_by_field_id(part, f.align);
@@ -278,7 +284,7 @@ bool abiInUse(const Module& module) {
   if (header.version && header.versionMajor < 3) {
     for (SymbolId id : module.scopes.empty() ? std::vector<SymbolId>{} : module.scopes[0].symbols) {
       const Symbol& symbol = module.symbols[id];
-      if (symbol.space == ".reg" || symbol.space == ".local") return false;
+      if (symbol.spaceId == Modifier::Reg || symbol.spaceId == Modifier::Local) return false;
     }
   }
   return true;

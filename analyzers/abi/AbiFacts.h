@@ -21,20 +21,24 @@ struct TypeInfo {
   std::uint32_t bits = 0;  // 1 for .pred.
 };
 
-// Kind and width of a fundamental type spelled with its dot; nullopt for opaque or unknown
-// types.
-std::optional<TypeInfo> typeInfo(std::string_view type);
+// Kind and width of a fundamental type; nullopt for opaque or unknown types.
+std::optional<TypeInfo> typeInfo(Modifier type);
 
 // PTX ISA §5.2.1/§6.1: same kind and size; signed and unsigned integers of one size mix; a
 // bit-size type goes with any type of its size.
-bool compatibleTypes(std::string_view a, std::string_view b);
+bool compatibleTypes(Modifier a, Modifier b);
+
+// A register's type as declared, for messages: `.b32`, or `.v2 .b16` for a vector.
+std::string declaredTypeOf(const Symbol& symbol);
 
 inline bool isPowerOfTwo(std::uint64_t value) { return value != 0 && (value & (value - 1)) == 0; }
 
 // One parameter or `.param` variable as declared.
 struct ParamShape {
-  std::string_view space;  // ".param", ".reg"
+  std::string_view space;  // ".param", ".reg", as written (for messages).
   std::string_view type;
+  Modifier spaceId = Modifier::Unknown;  // The spellings above as enumerators.
+  Modifier typeId = Modifier::Unknown;
   std::uint32_t vectorWidth = 0;
   bool alignWritten = false;
   std::optional<std::uint64_t> alignment;  // The `.align` value when it is a literal.
@@ -51,6 +55,7 @@ struct ParamShape {
   bool isPointer = false;
   ByteRange ptrClause;
   std::string_view ptrSpace;
+  Modifier ptrSpaceId = Modifier::Unknown;
   ByteRange ptrSpaceRange;
   bool ptrAlignWritten = false;
   std::optional<std::uint64_t> ptrAlignment;

@@ -45,16 +45,16 @@ void checkArgumentScope(const RuleContext& context) {
       const InstructionOperand& operand = module.operands[site.firstOperand + i];
       if (operand.shape != OperandShape::Symbol || operand.symbol == kNoSymbol) continue;
       const Symbol& symbol = module.symbols[operand.symbol];
-      if (symbol.space != ".param") continue;
+      if (symbol.spaceId != Modifier::Param) continue;
       std::string_view role = i < site.callReturnCount ? "return variable" : "argument";
       if (symbol.kind == SymbolKind::Parameter) {
-        context.report("ABI005", Category::Abi, operand.range,
+        context.report("ABI005", operand.range,
                        concat({"call ", role, " '", symbol.name,
                                "' is a formal parameter of the calling function; declare a .param variable in "
                                "the body and copy the value through it"}),
                        {{symbol.declarationRange, "declared here"}});
       } else if (symbol.scope == 0) {
-        context.report("ABI005", Category::Abi, operand.range,
+        context.report("ABI005", operand.range,
                        concat({"call ", role, " '", symbol.name,
                                "' is a module-scope .param variable; .param arguments must be declared in the "
                                "calling function's body"}),

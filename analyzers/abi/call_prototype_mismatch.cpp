@@ -71,13 +71,6 @@ std::string bitsText(std::uint64_t bits) {
   return bits == 1 ? std::string("1 bit (a predicate)") : concat({std::to_string(bits), " bits"});
 }
 
-std::string registerType(const Symbol& symbol) {
-  std::string out;
-  if (symbol.vectorWidth != 0) out += concat({".v", std::to_string(symbol.vectorWidth), " "});
-  out += symbol.type;
-  return out;
-}
-
 class CallChecker {
  public:
   CallChecker(const RuleContext& context, const InstructionSite& site, const abi::Signature& signature)
@@ -96,7 +89,7 @@ class CallChecker {
                                     callee_, "' takes ", std::to_string(formals.size()), " parameter",
                                     formals.size() == 1 ? "" : "s", " and ", std::to_string(signature_.returns.size()),
                                     " return value", signature_.returns.size() == 1 ? "" : "s"});
-      context_.report("ABI003", Category::Abi, site_.calleeRange, std::move(message),
+      context_.report("ABI003", site_.calleeRange, std::move(message),
                       {{signature_.declaration, "declared here"}});
       return;
     }
@@ -110,7 +103,7 @@ class CallChecker {
 
  private:
   void mismatch(const InstructionOperand& operand, const abi::ParamShape& formal, std::string message) const {
-    context_.report("ABI003", Category::Abi, operand.range, std::move(message),
+    context_.report("ABI003", operand.range, std::move(message),
                     {{formal.declaration, "declared here"}});
   }
 
@@ -131,13 +124,13 @@ class CallChecker {
                            " is a .param array: pass a .param array of the same size and alignment"}));
           return;
         }
-        checkScalar(operand, formal, index, isReturn, symbol.type, symbol.vectorWidth, registerType(symbol));
+        checkScalar(operand, formal, index, isReturn, symbol.typeId, symbol.vectorWidth, abi::declaredTypeOf(symbol));
         return;
       }
       case OperandShape::Symbol: {
         if (operand.symbol == kNoSymbol) return;
         const Symbol& symbol = module_.symbols[operand.symbol];
-        if (symbol.space != ".param") {
+        if (symbol.spaceId != Modifier::Param) {
           std::string kind = symbol.kind == SymbolKind::Function ? std::string("a function")
                                                                   : concat({"a ", symbol.space, " variable"});
           mismatch(operand, formal,
@@ -179,7 +172,7 @@ class CallChecker {
                            what(formal, index, isReturn), " is a scalar"}));
           return;
         }
-        checkScalar(operand, formal, index, isReturn, actual->type, actual->vectorWidth, describe(*actual));
+        checkScalar(operand, formal, index, isReturn, actual->typeId, actual->vectorWidth, describe(*actual));
         return;
       }
       case OperandShape::IntegerLiteral:
@@ -198,7 +191,7 @@ class CallChecker {
           return;
         }
         if (formal.vectorWidth != 0) return;
-        auto info = abi::typeInfo(formal.type);
+        auto info = abi::typeInfo(formal.typeId);
         if (!info) return;
         if (integer && info->kind == abi::TypeKind::Float) {
           mismatch(operand, formal,
@@ -218,7 +211,7 @@ class CallChecker {
 
   // A register or scalar .param variable of `type` (× `vectorWidth`) for a scalar formal.
   void checkScalar(const InstructionOperand& operand, const abi::ParamShape& formal, std::size_t index, bool isReturn,
-                   std::string_view type, std::uint32_t vectorWidth, const std::string& actualDescription) const {
+                   Modifier type, std::uint32_t vectorWidth, const std::string& actualDescription) const {
     std::string_view spelled = context_.textOf(operand.range);
     std::string_view role = isReturn ? "return value" : "argument";
     auto actualInfo = abi::typeInfo(type);
@@ -231,7 +224,7 @@ class CallChecker {
                        what(formal, index, isReturn), " is ", bitsText(*formalBits)}));
       return;
     }
-    if (vectorWidth == 0 && formal.vectorWidth == 0 && !abi::compatibleTypes(formal.type, type)) {
+    if (vectorWidth == 0 && formal.vectorWidth == 0 && !abi::compatibleTypes(formal.typeId, type)) {
       mismatch(operand, formal,
                concat({role, " '", spelled, "' (", actualDescription, ") does not match the type of ",
                        what(formal, index, isReturn)}));

@@ -65,7 +65,7 @@ std::optional<abi::SignedLiteral> constantOf(const RuleContext& context, const I
 
 // The width in bits of an integer type a constant must fit, or nullopt for types this rule
 // does not judge (64 bits and more, floating point, predicates, opaque types).
-std::optional<std::uint32_t> integerBits(std::string_view type) {
+std::optional<std::uint32_t> integerBits(Modifier type) {
   auto info = abi::typeInfo(type);
   if (!info || info->bits >= 64 || info->bits < 8) return std::nullopt;
   if (info->kind != abi::TypeKind::Bits && info->kind != abi::TypeKind::Unsigned &&
@@ -105,15 +105,16 @@ void checkArgumentStores(const RuleContext& context) {
       auto call = passedBy.find(transfer.variable);
       if (call == passedBy.end()) continue;
       // The store's type: its last modifier (`st.param.v2.b16`: `.b16`).
-      if (site.modifierCount == 0) continue;
-      std::string_view storeType = context.textOf(module.modifiers[site.firstModifier + site.modifierCount - 1]);
+      const InstructionFacts& facts = module.factsOf(site);
+      if (facts.modifiers.empty()) continue;
+      Modifier storeType = facts.modifiers.back();
       auto storeBits = integerBits(storeType);
       if (!storeBits) continue;
       const Symbol& variable = module.symbols[transfer.variable];
       std::uint32_t bits = *storeBits;
-      std::string_view type = storeType;
+      std::string_view type = spellingOf(storeType);
       if (!variable.isArray && variable.vectorWidth == 0) {
-        if (auto declaredBits = integerBits(variable.type); declaredBits && *declaredBits < bits) {
+        if (auto declaredBits = integerBits(variable.typeId); declaredBits && *declaredBits < bits) {
           bits = *declaredBits;
           type = variable.type;
         }
@@ -129,7 +130,7 @@ void checkArgumentStores(const RuleContext& context) {
         auto constant = constantOf(context, *value);
         if (!constant || fits(*constant, bits)) continue;
         std::string width = std::to_string(bits);
-        context.warn("ABI004", Category::Abi, value->range,
+        context.report("ABI004", value->range,
                      concat({"constant '", context.textOf(value->range), "' does not fit the ", width,
                              "-bit argument '", variable.name, "' (", type, ") of ",
                              describeCall(context, module.instructions[call->second]), "; only its low ", width,
@@ -155,14 +156,14 @@ void checkConstantArgumentRange(const RuleContext& context) {
       if (operand.shape != OperandShape::IntegerLiteral && operand.shape != OperandShape::Expression) continue;
       const abi::ParamShape& formal = signature->parameters[i];
       if (formal.isArray || formal.vectorWidth != 0) continue;
-      auto formalBits = integerBits(formal.type);
+      auto formalBits = integerBits(formal.typeId);
       if (!formalBits) continue;
       auto value = constantOf(context, operand);
       if (!value || fits(*value, *formalBits)) continue;
       std::string name = !formal.name.empty() && formal.name != "_" ? concat({"'", formal.name, "'"})
                                                                       : "parameter " + std::to_string(i + 1);
       std::string bits = std::to_string(*formalBits);
-      context.warn("ABI004", Category::Abi, operand.range,
+      context.report("ABI004", operand.range,
                    concat({"constant '", context.textOf(operand.range), "' does not fit ", bits, "-bit ", name, " (",
                            formal.type, ") of '", context.textOf(signature->name), "'; only its low ", bits,
                            " bits are passed"}));

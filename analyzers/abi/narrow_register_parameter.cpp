@@ -33,12 +33,16 @@
 namespace ptx {
 namespace {
 
-// The 32-bit type of the same kind, or empty when there is no obvious one.
-std::string_view widened(std::string_view type) {
-  if (type == ".u8" || type == ".u16") return ".u32";
-  if (type == ".s8" || type == ".s16") return ".s32";
-  if (type == ".b8" || type == ".b16") return ".b32";
-  return {};
+// The 32-bit type of the same kind as a narrower integer type, or empty when there is no
+// obvious one.
+std::string_view widened(Modifier type) {
+  if (infoOf(type).typeBytes >= 4) return {};
+  switch (infoOf(type).typeClass) {
+    case TypeClass::Unsigned: return spellingOf(Modifier::U32);
+    case TypeClass::Signed: return spellingOf(Modifier::S32);
+    case TypeClass::Bits: return spellingOf(Modifier::B32);
+    default: return {};
+  }
 }
 
 }  // namespace
@@ -53,8 +57,8 @@ void checkNarrowRegisterParameter(const RuleContext& context) {
     if (owner.isEntry || function.returns.size() > 1) continue;
     auto visit = [&](SymbolId id, bool isReturn) {
       const Symbol& symbol = module.symbols[id];
-      if (symbol.space != ".reg") return;
-      auto info = abi::typeInfo(symbol.type);
+      if (symbol.spaceId != Modifier::Reg) return;
+      auto info = abi::typeInfo(symbol.typeId);
       if (!info) return;
       std::uint64_t bits = std::uint64_t{info->bits} * (symbol.vectorWidth == 0 ? 1 : symbol.vectorWidth);
       if (bits >= 32) return;
@@ -63,13 +67,12 @@ void checkNarrowRegisterParameter(const RuleContext& context) {
       std::string width = info->kind == abi::TypeKind::Predicate && symbol.vectorWidth == 0
                               ? std::string("a predicate")
                               : concat({std::to_string(bits), " bits"});
-      std::string type = symbol.vectorWidth == 0 ? symbol.type
-                                                 : concat({".v", std::to_string(symbol.vectorWidth), " ", symbol.type});
-      context.warn("ABI002", Category::Abi, shape->typeRange,
+      std::string type = abi::declaredTypeOf(symbol);
+      context.report("ABI002", shape->typeRange,
                    concat({isReturn ? "return value '" : "parameter '", symbol.name, "' of '", owner.name,
                            "' is a .reg of ", width, " (", type,
                            "); under the ABI .reg parameters are at least 32 bits"}));
-      std::string_view wide = symbol.vectorWidth == 0 ? widened(symbol.type) : std::string_view{};
+      std::string_view wide = symbol.vectorWidth == 0 ? widened(symbol.typeId) : std::string_view{};
       if (!wide.empty()) {
         context.attachFix(concat({"Widen to '", wide, "'"}), {{shape->typeRange, std::string(wide)}});
       }

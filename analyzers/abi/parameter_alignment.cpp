@@ -40,7 +40,7 @@ void checkParameterAlignment(const RuleContext& context) {
   std::set<std::uint32_t> reported;  // Declarations with several declarators share a clause.
   for (SymbolId id = 0; id < module.symbols.size(); ++id) {
     const Symbol& symbol = module.symbols[id];
-    if (symbol.space != ".param") continue;
+    if (symbol.spaceId != Modifier::Param) continue;
     if (symbol.kind != SymbolKind::Parameter && symbol.kind != SymbolKind::Variable) continue;
     auto shape = abi::shapeOfSymbol(context, id);
     if (!shape) continue;
@@ -49,17 +49,17 @@ void checkParameterAlignment(const RuleContext& context) {
       std::uint64_t align = *shape->alignment;
       std::string value = std::to_string(align);
       if (!abi::isPowerOfTwo(align)) {
-        context.report("ABI001", Category::Abi, shape->alignValue,
+        context.report("ABI001", shape->alignValue,
                        concat({"alignment ", value, " of parameter '", symbol.name,
                                "' is not a power of two; use 1, 2, 4, 8, 16, 32, 64 or 128"}));
       } else if (align > 128 && !kernel) {
-        context.report("ABI001", Category::Abi, shape->alignValue,
+        context.report("ABI001", shape->alignValue,
                        concat({"alignment ", value, " of parameter '", symbol.name,
                                "' is over 128; the ABI aligns parameters to at most 128 bytes"}));
       }
     }
     if (shape->hasZeroDimension) {
-      context.report("ABI001", Category::Abi, symbol.nameRange,
+      context.report("ABI001", symbol.nameRange,
                      concat({"parameter array '", symbol.name, "' has size zero; it passes no data"}));
     }
   }

@@ -34,14 +34,6 @@
 namespace ptx {
 namespace {
 
-bool hasParamSpace(const RuleContext& context, const InstructionSite& site) {
-  for (std::uint32_t m = 0; m < site.modifierCount; ++m) {
-    std::string_view modifier = context.textOf(context.module.modifiers[site.firstModifier + m]);
-    if (modifier == ".param" || modifier.starts_with(".param::")) return true;
-  }
-  return false;
-}
-
 // Registers written by an instruction: its first operand (and the elements of a vector or
 // predicate pair there), and every return value of a call.
 template <typename F>
@@ -81,7 +73,7 @@ void checkParameterDirection(const RuleContext& context) {
       }
       for (std::uint32_t i = first; i < end; ++i) {
         const InstructionSite& site = module.instructions[i];
-        if (site.inDamagedCode || site.isGuarded() || context.textOf(site.opcode) != "mov" || site.operandCount != 2) {
+        if (site.inDamagedCode || site.isGuarded() || !module.factsOf(site).is(Family::Mov) || site.operandCount != 2) {
           continue;
         }
         const InstructionOperand& target = module.operands[site.firstOperand];
@@ -96,9 +88,9 @@ void checkParameterDirection(const RuleContext& context) {
     for (std::uint32_t i = first; i < end; ++i) {
       const InstructionSite& site = module.instructions[i];
       if (site.inDamagedCode || site.isCall) continue;
-      std::string_view opcode = context.textOf(site.opcode);
-      bool store = opcode == "st";
-      if ((!store && opcode != "ld") || !hasParamSpace(context, site)) continue;
+      const InstructionFacts& facts = module.factsOf(site);
+      bool store = facts.is(Family::St);
+      if ((!store && !facts.is(Family::Ld)) || facts.space != StateSpace::Param) continue;
       std::uint32_t index = store ? 0 : 1;
       if (site.operandCount <= index) continue;
       const InstructionOperand& address = module.operands[site.firstOperand + index];
@@ -129,18 +121,18 @@ void checkParameterDirection(const RuleContext& context) {
       std::vector<RelatedInformation> related{{symbol.declarationRange, "declared here"}};
       if (owner.isEntry) {
         if (!store || !inputs.contains(parameter)) continue;
-        context.report("ABI006", Category::Abi, address.range,
+        context.report("ABI006", address.range,
                        concat({"st.param writes kernel parameter '", symbol.name, "'",
                                throughRegister ? " (through its address in a register)" : "", " of '", owner.name,
                                "'; kernel parameters are read-only, copy the value into a register"}),
                        std::move(related));
       } else if (store && inputs.contains(parameter)) {
-        context.report("ABI006", Category::Abi, address.range,
+        context.report("ABI006", address.range,
                        concat({"st.param writes input parameter '", symbol.name, "' of '", owner.name,
                                "'; a function's input parameters are read-only, copy the value into a register"}),
                        std::move(related));
       } else if (!store && returns.contains(parameter)) {
-        context.report("ABI006", Category::Abi, address.range,
+        context.report("ABI006", address.range,
                        concat({"ld.param reads return parameter '", symbol.name, "' of '", owner.name,
                                "'; return parameters are write-only, keep the value in a register"}),
                        std::move(related));

@@ -47,19 +47,21 @@ void checkPointerAttribute(const RuleContext& context) {
     if (!kernelParameters.contains(id)) {
       std::string where = symbol.kind == SymbolKind::Parameter ? concat({"parameter '", symbol.name, "'"})
                                                                : concat({"variable '", symbol.name, "'"});
-      context.report("ABI007", Category::Abi, shape->ptrClause,
+      context.report("ABI007", shape->ptrClause,
                      concat({".ptr on ", where, "; .ptr is an attribute of kernel (.entry) parameters only"}));
       continue;
     }
     std::string_view space = shape->ptrSpace;
-    if (!space.empty() && space != ".const" && space != ".global" && space != ".local" && space != ".shared") {
-      context.report("ABI007", Category::Abi, shape->ptrSpaceRange,
-                     concat({".ptr", space, " on kernel parameter '", symbol.name,
+    Modifier spaceId = shape->ptrSpaceId;
+    if (!space.empty() && spaceId != Modifier::Const && spaceId != Modifier::Global && spaceId != Modifier::Local &&
+        spaceId != Modifier::Shared) {
+      context.report("ABI007", shape->ptrSpaceRange,
+                     concat({spellingOf(Modifier::Ptr), space, " on kernel parameter '", symbol.name,
                              "': a pointer attribute names .const, .global, .local or .shared (or no space for a "
                              "generic address)"}));
     }
     if (shape->ptrAlignWritten && shape->ptrAlignment && !abi::isPowerOfTwo(*shape->ptrAlignment)) {
-      context.report("ABI007", Category::Abi, shape->ptrAlignValue,
+      context.report("ABI007", shape->ptrAlignValue,
                      concat({".ptr alignment ", std::to_string(*shape->ptrAlignment), " of kernel parameter '",
                              symbol.name, "' is not a power of two"}));
     }

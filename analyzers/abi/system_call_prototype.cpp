@@ -60,7 +60,7 @@ const std::array<SystemCall, 4>& systemCalls() {
 
 // The ABI prototype with the pointer type filled in.
 std::string prototypeText(const SystemCall& call, std::optional<std::uint32_t> pointerBytes) {
-  std::string_view t = !pointerBytes ? ".b32/.b64" : *pointerBytes == 8 ? ".b64" : ".b32";
+  std::string_view t = !pointerBytes ? ".b32/.b64" : spellingOf(*pointerBytes == 8 ? Modifier::B64 : Modifier::B32);
   std::string out;
   for (char c : call.prototype) {
     if (c == 'T') out += t;
@@ -94,7 +94,7 @@ void checkSystemCallPrototype(const RuleContext& context) {
     if (!signature) continue;
     std::string expected = concat({"; the ABI declares .extern .func ", prototypeText(*call, pointerBytes)});
     if (signature->returns.size() != call->returns.size() || signature->parameters.size() != call->parameters.size()) {
-      context.report("ABI009", Category::Abi, owner.nameRange,
+      context.report("ABI009", owner.nameRange,
                      concat({"system call '", owner.name, "' is declared with ",
                              std::to_string(signature->returns.size()),
                              " return value", signature->returns.size() == 1 ? "" : "s", " and ",
@@ -105,7 +105,7 @@ void checkSystemCallPrototype(const RuleContext& context) {
     auto check = [&](const abi::ParamShape& shape, std::uint32_t bytes, std::string_view role) {
       std::string problem;
       auto size = shape.byteSize();
-      if (shape.space != ".param") {
+      if (shape.spaceId != Modifier::Param) {
         problem = concat({"is in ", shape.space, " space; the ABI passes it in .param"});
       } else if (shape.isArray || shape.vectorWidth != 0) {
         problem = "is not a scalar";
@@ -117,7 +117,7 @@ void checkSystemCallPrototype(const RuleContext& context) {
       } else {
         return;
       }
-      context.report("ABI009", Category::Abi, shape.declaration,
+      context.report("ABI009", shape.declaration,
                      concat({role, " of system call '", owner.name, "' ", problem}));
     };
     for (std::size_t i = 0; i < call->returns.size(); ++i) {

@@ -36,7 +36,7 @@ void checkUnsizedParameterPosition(const RuleContext& context) {
     const Symbol& owner = module.symbols[function.symbol];
     auto visit = [&](SymbolId id, bool isReturn, bool isLast) {
       const Symbol& symbol = module.symbols[id];
-      if (!symbol.isArray || symbol.space != ".param") return;
+      if (!symbol.isArray || symbol.spaceId != Modifier::Param) return;
       auto shape = abi::shapeOfSymbol(context, id);
       if (!shape || !shape->unsized) return;
       std::string message;
@@ -55,7 +55,7 @@ void checkUnsizedParameterPosition(const RuleContext& context) {
       } else {
         return;
       }
-      context.report("ABI008", Category::Abi, shape->declaration, std::move(message));
+      context.report("ABI008", shape->declaration, std::move(message));
     };
     for (SymbolId id : function.returns) visit(id, true, false);
     for (std::size_t i = 0; i < function.parameters.size(); ++i) {

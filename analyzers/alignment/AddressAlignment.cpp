@@ -4,42 +4,19 @@
 
 namespace ptx {
 
-bool InstructionView::has(std::string_view modifier) const {
-  return std::find(modifiers.begin(), modifiers.end(), modifier) != modifiers.end();
-}
-
-bool InstructionView::hasPrefix(std::string_view prefix) const {
-  return std::any_of(modifiers.begin(), modifiers.end(), [&](std::string_view m) { return m.starts_with(prefix); });
-}
-
-InstructionView viewOf(const RuleContext& context, const InstructionSite& site) {
-  InstructionView view{site, {}};
-  for (std::uint32_t m = 0; m < site.modifierCount; ++m) {
-    view.modifiers.push_back(context.textOf(context.module.modifiers[site.firstModifier + m]));
-  }
-  return view;
-}
-
 std::optional<MemoryAccess> memoryAccessOf(const RuleContext& context, const InstructionSite& site) {
   if (site.inDamagedCode || site.isCall || site.operandCount < 2) return std::nullopt;
-  std::string_view opcode = context.textOf(site.opcode);
-  bool load = opcode == "ld" || opcode == "ldu" || opcode == "atom";
-  bool store = opcode == "st" || opcode == "red";
-  if (!load && !store) return std::nullopt;
-  return MemoryAccess{viewOf(context, site), load, load ? 1u : 0u};
-}
-
-std::optional<std::uint64_t> accessSize(const InstructionView& view) {
-  std::uint64_t width = 1;
-  std::optional<std::uint32_t> element;
-  for (std::string_view modifier : view.modifiers) {
-    if (modifier == ".v2") width = 2;
-    else if (modifier == ".v4") width = 4;
-    else if (modifier == ".v8") width = 8;
-    else if (auto size = flow::typeSizeInBytes(modifier)) element = size;  // The last type wins.
+  const InstructionFacts& facts = context.module.factsOf(site);
+  // The plain accesses of one address; the other instructions that touch memory (ldmatrix,
+  // multimem, the asynchronous copies) address it differently.
+  switch (facts.family) {
+    case Family::Ld: case Family::Ldu: case Family::Atom: case Family::St: case Family::Red: break;
+    default: return std::nullopt;
   }
-  if (!element) return std::nullopt;
-  return width * *element;
+  // A load or atomic writes its destination first; a store or reduction has none, so its
+  // address comes first.
+  bool load = !facts.does(kNoDestination);
+  return MemoryAccess{site, facts, load, load ? 1u : 0u};
 }
 
 RelatedInformation declaredHere(const RuleContext& context, SymbolId symbol) {
@@ -77,10 +54,11 @@ namespace {
 // The `N` of `.align N` in a declaration, as a byte range.
 std::optional<ByteRange> alignmentValueIn(const RuleContext& context, const Symbol& symbol) {
   std::string_view declaration = context.textOf(symbol.declarationRange);
-  std::size_t at = declaration.find(".align");
+  std::string_view keyword = spellingOf(Modifier::Align);
+  std::size_t at = declaration.find(keyword);
   if (at == std::string_view::npos) return std::nullopt;
-  std::size_t begin = declaration.find_first_not_of(" \t", at + 6);
-  if (begin == std::string_view::npos || begin == at + 6) return std::nullopt;
+  std::size_t begin = declaration.find_first_not_of(" \t", at + keyword.size());
+  if (begin == std::string_view::npos || begin == at + keyword.size()) return std::nullopt;
   std::size_t end = declaration.find_first_of(" \t", begin);
   if (end == std::string_view::npos) return std::nullopt;
   return ByteRange{symbol.declarationRange.begin + static_cast<std::uint32_t>(begin),
@@ -93,8 +71,8 @@ bool usesStaticSharedMemory(const Module& module, const FunctionInfo& function) 
   auto isStaticShared = [&](SymbolId id) {
     if (id == kNoSymbol || id >= module.symbols.size()) return false;
     const Symbol& symbol = module.symbols[id];
-    return symbol.kind == SymbolKind::Variable && symbol.space == ".shared" && !symbol.isExtern &&
-           symbol.linkage != ".extern";
+    return symbol.kind == SymbolKind::Variable && symbol.spaceId == Modifier::Shared && !symbol.isExtern &&
+           symbol.linkageId != Modifier::Extern;
   };
   for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
     const InstructionSite& site = module.instructions[i];
@@ -121,7 +99,7 @@ std::optional<std::uint64_t> placementAlignment(const RuleContext& context, std:
   const Module& module = context.module;
   if (id == kNoSymbol || id >= module.symbols.size()) return std::nullopt;
   const Symbol& symbol = module.symbols[id];
-  if (symbol.space != ".shared" || !(symbol.isExtern || symbol.linkage == ".extern")) return std::nullopt;
+  if (symbol.spaceId != Modifier::Shared || !(symbol.isExtern || symbol.linkageId == Modifier::Extern)) return std::nullopt;
   // The kernel whose shared window it is: only an entry's own body says what precedes the
   // array; in a .func the caller's static variables are unknown.
   flow::FunctionFlow* flow = context.flows.flowOfInstruction(instruction);

@@ -12,29 +12,18 @@
 
 namespace ptx {
 
-struct InstructionView {
+// A load, store or atomic (ld, ldu, atom, st, red) and which operand is its address.
+struct MemoryAccess {
   const InstructionSite& site;
-  std::vector<std::string_view> modifiers;
+  const InstructionFacts& facts;
+  bool isLoad = false;          // ld, ldu, atom: the address is operand 1; st, red: operand 0.
+  std::uint32_t addressIndex = 0;
 
-  bool has(std::string_view modifier) const;
-  bool hasPrefix(std::string_view prefix) const;
   const InstructionOperand& operand(const Module& module, std::uint32_t index) const {
     return module.operands[site.firstOperand + index];
   }
 };
-
-InstructionView viewOf(const RuleContext& context, const InstructionSite& site);
-
-// A load, store or atomic (ld, ldu, atom, st, red) and which operand is its address.
-struct MemoryAccess {
-  InstructionView view;
-  bool isLoad = false;          // ld, ldu, atom: the address is operand 1; st, red: operand 0.
-  std::uint32_t addressIndex = 0;
-};
 std::optional<MemoryAccess> memoryAccessOf(const RuleContext& context, const InstructionSite& site);
-
-// The bytes one ld/st/atom/red/ldu moves: vector width times the element type's size.
-std::optional<std::uint64_t> accessSize(const InstructionView& view);
 
 struct MisalignedAddress {
   std::string message;  // "is 4 bytes past an 8-byte boundary", "'buf' is only 4-byte aligned"
@@ -49,7 +38,7 @@ struct MisalignedAddress {
   bool proven = true;
 
   // Reports through `rule` (ALN008 when not proven) and attaches the fix, if any.
-  void report(const RuleContext& context, std::string_view rule, ByteRange where, std::string_view prefix) &&;
+  void report(const RuleContext& context, RuleCode rule, ByteRange where, std::string_view prefix) &&;
 };
 
 // How much a finding needs: a proof from the address's bits alone, or also a declaration

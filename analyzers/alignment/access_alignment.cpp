@@ -32,12 +32,11 @@ void checkAccessAlignment(const RuleContext& context) {
   const Module& module = context.module;
   for (std::uint32_t index = 0; index < module.instructions.size(); ++index) {
     auto access = memoryAccessOf(context, module.instructions[index]);
-    if (!access || access->view.has(".param")) continue;
-    const InstructionView& view = access->view;
-    std::string_view opcode = context.textOf(view.site.opcode);
-    auto size = accessSize(view);
+    if (!access || access->facts.has(Modifier::Param)) continue;
+    std::string_view opcode = nameOf(access->facts.family);
+    auto size = access->facts.accessBytes();
     if (!size || *size <= 1) continue;
-    const InstructionOperand& address = view.operand(module, access->addressIndex);
+    const InstructionOperand& address = access->operand(module, access->addressIndex);
     if (address.shape != OperandShape::Address) continue;
     if (auto misaligned = misalignedAddress(context, index, address, *size, Evidence::Proof)) {
       std::move(*misaligned).report(context, "ALN005", address.range, concat({"a ", std::to_string(*size), "-byte ", std::string(opcode), " needs a ",

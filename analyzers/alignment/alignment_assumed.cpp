@@ -28,12 +28,11 @@
 
 namespace ptx {
 
-void MisalignedAddress::report(const RuleContext& context, std::string_view rule, ByteRange where, std::string_view prefix) && {
+void MisalignedAddress::report(const RuleContext& context, RuleCode rule, ByteRange where, std::string_view prefix) && {
   if (!proven) {
-    context.report("ALN008", Category::Alignment, where, concat({prefix, message}), std::move(related));
-    context.out.back().severity = Severity::Information;
+    context.report("ALN008", where, concat({prefix, message}), std::move(related));
   } else {
-    context.report(rule, Category::Alignment, where, concat({prefix, message}), std::move(related));
+    context.report(rule, where, concat({prefix, message}), std::move(related));
   }
   if (raiseAlignment) context.attachFix(std::move(fixTitle), {*raiseAlignment});
 }

@@ -33,23 +33,22 @@ void checkBulkCopyAlignment(const RuleContext& context) {
   for (std::uint32_t index = 0; index < module.instructions.size(); ++index) {
     const InstructionSite& site = module.instructions[index];
     if (site.inDamagedCode || site.isCall) continue;
-    if (context.textOf(site.opcode) != "cp") continue;
-    InstructionView view = viewOf(context, site);
-    if (!view.has(".bulk") || view.has(".tensor")) continue;
-    bool prefetch = view.has(".prefetch");
-    if (!view.has(".async")) continue;
+    const InstructionFacts& facts = module.factsOf(site);
+    if (!facts.is(Family::Cp) || !facts.has(Modifier::Bulk) || facts.has(Modifier::Tensor)) continue;
+    bool prefetch = facts.has(Modifier::Prefetch);
+    if (!facts.has(Modifier::Async)) continue;
     // [dst], [src], size, ... (prefetch: [src], size).
     std::uint32_t addresses = prefetch ? 1 : 2;
     if (site.operandCount < addresses + 1) continue;
     for (std::uint32_t i = 0; i < addresses; ++i) {
-      const InstructionOperand& address = view.operand(module, i);
+      const InstructionOperand& address = module.operands[site.firstOperand + i];
       if (address.shape != OperandShape::Address) continue;
       if (auto misaligned = misalignedAddress(context, index, address, 16, Evidence::ProofOrDeclaration)) {
         std::move(*misaligned).report(context, "ALN002", address.range, concat({"bulk copy ", i == 0 && !prefetch ? "destination" : "source",
                                " must be 16-byte aligned: "}));
       }
     }
-    const InstructionOperand& size = view.operand(module, addresses);
+    const InstructionOperand& size = module.operands[site.firstOperand + addresses];
     flow::FunctionFlow* flow = context.flows.flowOfInstruction(index);
     if (flow == nullptr || size.shape == OperandShape::Address) continue;
     flow::AbstractValue value = flow->valueOf(index, size);
@@ -63,7 +62,7 @@ void checkBulkCopyAlignment(const RuleContext& context) {
       message += context.textOf(size.range);
       message += "' is provably not";
     }
-    context.report("ALN002", Category::Alignment, size.range, std::move(message));
+    context.report("ALN002", size.range, std::move(message));
   }
 }
 

@@ -26,9 +26,9 @@ namespace ptx {
 namespace {
 
 std::optional<std::uint64_t> sizeInBytes(const Symbol& symbol) {
-  auto element = flow::typeSizeInBytes(symbol.type);
-  if (!element) return std::nullopt;
-  std::uint64_t size = std::uint64_t{*element} * (symbol.vectorWidth == 0 ? 1 : symbol.vectorWidth);
+  std::uint32_t element = infoOf(symbol.typeId).typeBytes;
+  if (element == 0) return std::nullopt;
+  std::uint64_t size = std::uint64_t{element} * (symbol.vectorWidth == 0 ? 1 : symbol.vectorWidth);
   for (const auto& dimension : symbol.dimensions) {
     if (!dimension || *dimension == 0) return std::nullopt;
     size *= *dimension;
@@ -44,13 +44,12 @@ void checkConstantOffsetOutOfBounds(const RuleContext& context) {
   for (std::uint32_t index = 0; index < module.instructions.size(); ++index) {
     auto memory = memoryAccessOf(context, module.instructions[index]);
     if (!memory) continue;
-    const InstructionView& view = memory->view;
     bool load = memory->isLoad;
-    auto access = accessSize(view);
+    auto access = memory->facts.accessBytes();
     if (!access) continue;
     // A load into `{a, b, c, _}` discards its trailing elements: nvcc reads a float3 that way,
     // within the variable's alignment padding. Count only the bytes kept.
-    const InstructionOperand& destination = view.operand(module, 0);
+    const InstructionOperand& destination = memory->operand(module, 0);
     if (load && destination.shape == OperandShape::Vector && destination.elementCount > 0) {
       std::uint64_t element = *access / destination.elementCount;
       std::uint32_t kept = destination.elementCount;
@@ -58,7 +57,7 @@ void checkConstantOffsetOutOfBounds(const RuleContext& context) {
       access = element * kept;
       if (*access == 0) continue;
     }
-    const InstructionOperand& address = view.operand(module, memory->addressIndex);
+    const InstructionOperand& address = memory->operand(module, memory->addressIndex);
     if (address.shape != OperandShape::Address) continue;
     flow::FunctionFlow* flow = context.flows.flowOfInstruction(index);
     if (flow == nullptr) continue;
@@ -69,13 +68,13 @@ void checkConstantOffsetOutOfBounds(const RuleContext& context) {
     if (symbol.kind != SymbolKind::Variable && symbol.kind != SymbolKind::Parameter) continue;
     // Parameters are laid out by the compiler (old nvcc declared struct parameters without a
     // size); registers and extern declarations have no size to check against.
-    if (symbol.isRegister() || symbol.isExtern || symbol.space == ".param") continue;
+    if (symbol.isRegister() || symbol.isExtern || symbol.spaceId == Modifier::Param) continue;
     auto size = sizeInBytes(symbol);
     if (!size) continue;
     if (*offset >= 0 && static_cast<std::uint64_t>(*offset) + *access <= *size) continue;
     std::string message = concat({"this ", std::to_string(*access), "-byte access at ", describeAddress(context, value, address),
                                   " reaches outside '", symbol.name, "' (", std::to_string(*size), " bytes)"});
-    context.warn("ALN007", Category::Alignment, address.range, std::move(message));
+    context.report("ALN007", address.range, std::move(message));
     context.out.back().related.push_back({symbol.nameRange, concat({"'", symbol.name, "' is declared here"})});
   }
 }

@@ -31,36 +31,38 @@ void checkCpAsyncSize(const RuleContext& context) {
   for (std::uint32_t index = 0; index < module.instructions.size(); ++index) {
     const InstructionSite& site = module.instructions[index];
     if (site.inDamagedCode || site.isCall || site.operandCount < 3) continue;
-    if (context.textOf(site.opcode) != "cp") continue;
-    InstructionView view = viewOf(context, site);
-    if (!view.has(".async") || !(view.has(".ca") || view.has(".cg")) || view.has(".bulk")) continue;
+    const InstructionFacts& facts = module.factsOf(site);
+    if (!facts.is(Family::Cp) || !facts.has(Modifier::Async) || !facts.hasAny({Modifier::Ca, Modifier::Cg}) ||
+        facts.has(Modifier::Bulk)) {
+      continue;
+    }
     flow::FunctionFlow* flow = context.flows.flowOfInstruction(index);
     if (flow == nullptr) continue;
-    const InstructionOperand& sizeOperand = view.operand(module, 2);
+    const InstructionOperand& sizeOperand = module.operands[site.firstOperand + 2];
     auto size = flow->valueOf(index, sizeOperand).constantValue();
     if (!size) continue;
     if (*size != 4 && *size != 8 && *size != 16) {
-      context.report("ALN006", Category::Alignment, sizeOperand.range,
+      context.report("ALN006", sizeOperand.range,
                      concat({"cp.async copies 4, 8 or 16 bytes, not ", std::to_string(*size)}));
       continue;
     }
-    if (view.has(".cg") && *size != 16) {
-      context.report("ALN006", Category::Alignment, sizeOperand.range,
+    if (facts.has(Modifier::Cg) && *size != 16) {
+      context.report("ALN006", sizeOperand.range,
                      concat({"cp.async.cg copies only 16 bytes, not ", std::to_string(*size), "; use .ca"}));
       continue;
     }
     if (site.operandCount >= 4) {
-      const InstructionOperand& sourceSize = view.operand(module, 3);
+      const InstructionOperand& sourceSize = module.operands[site.firstOperand + 3];
       if (sourceSize.shape == OperandShape::IntegerLiteral || sourceSize.shape == OperandShape::Expression) {
         auto bytes = flow->valueOf(index, sourceSize).constantValue();
         if (bytes && *bytes > *size) {
-          context.report("ALN006", Category::Alignment, sourceSize.range,
+          context.report("ALN006", sourceSize.range,
                          concat({"source size ", std::to_string(*bytes), " exceeds the copy size ", std::to_string(*size)}));
         }
       }
     }
     for (std::uint32_t i = 0; i < 2; ++i) {
-      const InstructionOperand& address = view.operand(module, i);
+      const InstructionOperand& address = module.operands[site.firstOperand + i];
       if (auto misaligned = misalignedAddress(context, index, address, *size, Evidence::Proof)) {
         std::move(*misaligned).report(context, "ALN006", address.range,
                                       concat({"a ", std::to_string(*size), "-byte cp.async needs a ", std::to_string(*size),

@@ -48,11 +48,11 @@ constexpr const auto& kSeeds = flow::kProofSeeds;
 
 // The number of lanes whose addresses an `.m8n8` ldmatrix/stmatrix reads, or nullopt for
 // other shapes and counts.
-std::optional<std::uint32_t> addressLanes(const InstructionView& view) {
-  if (!view.has(".m8n8")) return std::nullopt;
-  if (view.has(".x1")) return 8;
-  if (view.has(".x2")) return 16;
-  if (view.has(".x4")) return 32;
+std::optional<std::uint32_t> addressLanes(const InstructionFacts& facts) {
+  if (!facts.has(Modifier::M8n8)) return std::nullopt;
+  if (facts.has(Modifier::X1)) return 8;
+  if (facts.has(Modifier::X2)) return 16;
+  if (facts.has(Modifier::X4)) return 32;
   return std::nullopt;
 }
 
@@ -72,15 +72,15 @@ void checkMatrixRowAlignment(const RuleContext& context) {
   for (std::uint32_t index = 0; index < module.instructions.size(); ++index) {
     const InstructionSite& site = module.instructions[index];
     if (site.inDamagedCode || site.isCall) continue;
-    std::string_view opcode = context.textOf(site.opcode);
-    bool load = opcode == "ldmatrix";
-    if (!load && opcode != "stmatrix") continue;
+    const InstructionFacts& facts = module.factsOf(site);
+    bool load = facts.is(Family::Ldmatrix);
+    if (!load && !facts.is(Family::Stmatrix)) continue;
+    std::string_view opcode = nameOf(facts.family);
     std::uint32_t addressIndex = load ? 1 : 0;
     if (site.operandCount <= addressIndex) continue;
-    InstructionView view = viewOf(context, site);
-    auto lanes = addressLanes(view);
+    auto lanes = addressLanes(facts);
     if (!lanes) continue;
-    const InstructionOperand& address = view.operand(module, addressIndex);
+    const InstructionOperand& address = module.operands[site.firstOperand + addressIndex];
     if (address.shape != OperandShape::Address) continue;
     std::string prefix = concat({"every row address of ", opcode, " must be 16-byte aligned: "});
     if (auto misaligned = misalignedAddress(context, index, address, kRowAlignment, Evidence::Proof)) {
@@ -131,7 +131,7 @@ void checkMatrixRowAlignment(const RuleContext& context) {
       std::string apart = bytes < 0 ? std::to_string(-bytes) : std::to_string(bytes);
       std::string shape = launch.declared ? "" : " (lane " + std::to_string(lane) + " taken as %tid.x " +
                                                      std::to_string(lane) + ")";
-      context.report("ALN009", Category::Alignment, address.range,
+      context.report("ALN009", address.range,
                      concat({prefix, "the row addresses of lane 0 and lane ", std::to_string(lane), shape, " are ",
                              apart, " bytes apart, not a multiple of 16, so at least one of them is misaligned "
                              "wherever the buffer starts; pad the rows to a multiple of 16 bytes"}));

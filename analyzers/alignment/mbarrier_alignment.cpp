@@ -32,30 +32,32 @@
 namespace ptx {
 namespace {
 
-// The operand naming the mbarrier in `view`, or none.
-const InstructionOperand* mbarrierOperand(const RuleContext& context, const InstructionView& view, std::string_view opcode) {
-  const Module& module = context.module;
-  const InstructionSite& site = view.site;
+// The operand naming the mbarrier in instruction `site`, or none.
+const InstructionOperand* mbarrierOperand(const Module& module, const InstructionSite& site) {
+  const InstructionFacts& facts = module.factsOf(site);
+  auto operand = [&](std::uint32_t i) -> const InstructionOperand& { return module.operands[site.firstOperand + i]; };
   auto firstAddress = [&]() -> const InstructionOperand* {
     for (std::uint32_t i = 0; i < site.operandCount; ++i) {
-      if (view.operand(module, i).shape == OperandShape::Address) return &view.operand(module, i);
+      if (operand(i).shape == OperandShape::Address) return &operand(i);
     }
     return nullptr;
   };
-  if (opcode == "mbarrier") {
+  if (facts.is(Family::Mbarrier)) {
     // pending_count reads a state, not the object.
-    if (view.hasPrefix(".pending_count")) return nullptr;
+    if (facts.has(Modifier::PendingCount)) return nullptr;
     return firstAddress();
   }
-  if (opcode == "cp" && view.has(".async") && view.has(".mbarrier") && view.has(".arrive")) return firstAddress();
-  if (opcode == "cp" && view.has(".async") && view.has(".bulk") && view.hasPrefix(".mbarrier::")) {
+  if (facts.is(Family::Cp) && facts.has(Modifier::Async) && facts.has(Modifier::Mbarrier) && facts.has(Modifier::Arrive)) {
+    return firstAddress();
+  }
+  if (facts.is(Family::Cp) && facts.does(kCompletesOnMbarrier)) {
     // [dst], [src or tensor map], (size,) [mbar], ...: the last address operand.
     for (std::uint32_t i = site.operandCount; i-- > 0;) {
-      if (view.operand(module, i).shape == OperandShape::Address) return i >= 2 ? &view.operand(module, i) : nullptr;
+      if (operand(i).shape == OperandShape::Address) return i >= 2 ? &operand(i) : nullptr;
     }
     return nullptr;
   }
-  if (opcode == "tcgen05" && view.has(".commit")) return firstAddress();
+  if (facts.is(Family::Tcgen05) && facts.has(Modifier::Commit)) return firstAddress();
   return nullptr;
 }
 
@@ -66,10 +68,7 @@ void checkMbarrierAlignment(const RuleContext& context) {
   for (std::uint32_t index = 0; index < module.instructions.size(); ++index) {
     const InstructionSite& site = module.instructions[index];
     if (site.inDamagedCode || site.isCall) continue;
-    std::string_view opcode = context.textOf(site.opcode);
-    if (opcode != "mbarrier" && opcode != "cp" && opcode != "tcgen05") continue;
-    InstructionView view = viewOf(context, site);
-    const InstructionOperand* address = mbarrierOperand(context, view, opcode);
+    const InstructionOperand* address = mbarrierOperand(module, site);
     if (address == nullptr) continue;
     if (auto misaligned = misalignedAddress(context, index, *address, 8, Evidence::ProofOrDeclaration)) {
       std::move(*misaligned).report(context, "ALN001", address->range, concat({"mbarrier object must be 8-byte aligned: "}));
@@ -78,9 +77,10 @@ void checkMbarrierAlignment(const RuleContext& context) {
     // A barrier named directly in a space other than shared memory.
     if (address->symbol != kNoSymbol) {
       const Symbol& symbol = module.symbols[address->symbol];
-      if (!symbol.isRegister() && (symbol.space == ".global" || symbol.space == ".local" || symbol.space == ".const" ||
-                                   symbol.space == ".param")) {
-        context.report("ALN001", Category::Alignment, address->range,
+      Modifier space = symbol.spaceId;
+      if (!symbol.isRegister() && (space == Modifier::Global || space == Modifier::Local || space == Modifier::Const ||
+                                   space == Modifier::Param)) {
+        context.report("ALN001", address->range,
                        concat({"mbarrier object '", symbol.name, "' is in ", symbol.space,
                                " memory; mbarrier objects live in shared memory"}),
                        {declaredHere(context, address->symbol)});

@@ -20,7 +20,6 @@
 // References: PTX ISA §5.5 (tensors) and the cp.async.bulk.tensor instruction; CUDA C++
 // Programming Guide, multi-dimensional TMA alignment table (shared address 128-byte
 // aligned).
-#include <algorithm>
 #include <string>
 
 #include "AddressAlignment.h"
@@ -32,16 +31,15 @@ void checkTensorCopySharedAlignment(const RuleContext& context) {
   for (std::uint32_t index = 0; index < module.instructions.size(); ++index) {
     const InstructionSite& site = module.instructions[index];
     if (site.inDamagedCode || site.isCall || site.operandCount < 2) continue;
-    if (context.textOf(site.opcode) != "cp") continue;
-    InstructionView view = viewOf(context, site);
-    if (!view.has(".bulk") || !view.has(".tensor") || view.has(".prefetch")) continue;
-    // Loads name the shared destination first; stores and reductions (`.global.shared::cta`)
-    // name the tensor map first and the shared source second.
-    bool toShared = view.hasPrefix(".shared::") &&
-                    std::find_if(view.modifiers.begin(), view.modifiers.end(), [](std::string_view m) {
-                      return m.starts_with(".shared::");
-                    }) < std::find(view.modifiers.begin(), view.modifiers.end(), ".global");
-    const InstructionOperand& shared = view.operand(module, toShared ? 0 : 1);
+    const InstructionFacts& facts = module.factsOf(site);
+    if (!facts.is(Family::Cp) || !facts.has(Modifier::Bulk) || !facts.has(Modifier::Tensor) ||
+        facts.has(Modifier::Prefetch)) {
+      continue;
+    }
+    // Loads (`.shared::cluster.global`) name the shared destination first; stores and
+    // reductions (`.global.shared::cta`) name the tensor map first and the shared source second.
+    bool toShared = facts.space == StateSpace::Shared || facts.space == StateSpace::SharedCluster;
+    const InstructionOperand& shared = module.operands[site.firstOperand + (toShared ? 0 : 1)];
     if (shared.shape != OperandShape::Address) continue;
     if (auto misaligned = misalignedAddress(context, index, shared, 128, Evidence::ProofOrDeclaration)) {
       std::move(*misaligned).report(context, "ALN003", shared.range, concat({"tensor copy shared-memory ", toShared ? "destination" : "source",

@@ -34,18 +34,17 @@ namespace ptx {
 namespace {
 
 // The tensor-map operand of a tensor-reading instruction, if `site` is one.
-const InstructionOperand* tensorMapOperand(const RuleContext& context, const InstructionView& view) {
+const InstructionOperand* tensorMapOperand(const RuleContext& context, const InstructionSite& site) {
   const Module& module = context.module;
-  std::string_view opcode = context.textOf(view.site.opcode);
-  if (opcode == "prefetch" || opcode == "prefetchu") {
-    if (!view.has(".tensormap") || view.site.operandCount < 1) return nullptr;
-    return &view.operand(module, 0);
-  }
-  if (opcode != "cp" || !view.has(".bulk") || !view.has(".tensor") || view.site.operandCount < 1) return nullptr;
-  if (view.has(".prefetch")) return &view.operand(module, 0);
+  const InstructionFacts& facts = module.factsOf(site);
+  if (site.operandCount < 1) return nullptr;
+  const InstructionOperand& first = module.operands[site.firstOperand];
+  if (facts.is(Family::Prefetch) || facts.is(Family::Prefetchu)) return facts.has(Modifier::Tensormap) ? &first : nullptr;
+  if (!facts.is(Family::Cp) || !facts.has(Modifier::Bulk) || !facts.has(Modifier::Tensor)) return nullptr;
+  if (facts.has(Modifier::Prefetch)) return &first;
   // Loads: [dst], [tensorMap, coords]; stores and reductions: [tensorMap, coords], [src].
-  for (std::uint32_t i = 0; i < view.site.operandCount && i < 2; ++i) {
-    const InstructionOperand& operand = view.operand(module, i);
+  for (std::uint32_t i = 0; i < site.operandCount && i < 2; ++i) {
+    const InstructionOperand& operand = module.operands[site.firstOperand + i];
     if (operand.shape == OperandShape::Address && context.textOf(operand.range).find(',') != std::string_view::npos) {
       return &operand;
     }
@@ -68,10 +67,7 @@ void checkTensorMapPlacement(const RuleContext& context) {
   for (std::uint32_t index = 0; index < module.instructions.size(); ++index) {
     const InstructionSite& site = module.instructions[index];
     if (site.inDamagedCode || site.isCall) continue;
-    std::string_view opcode = context.textOf(site.opcode);
-    if (opcode != "cp" && opcode != "prefetch" && opcode != "prefetchu") continue;
-    InstructionView view = viewOf(context, site);
-    const InstructionOperand* map = tensorMapOperand(context, view);
+    const InstructionOperand* map = tensorMapOperand(context, site);
     if (map == nullptr || map->shape != OperandShape::Address) continue;
     flow::FunctionFlow* flow = context.flows.flowOfInstruction(index);
     if (flow == nullptr) continue;
@@ -79,9 +75,10 @@ void checkTensorMapPlacement(const RuleContext& context) {
     if (!value.computed || value.base == kNoSymbol) continue;
     const Symbol& symbol = module.symbols[value.base];
     if (symbol.kind != SymbolKind::Variable && symbol.kind != SymbolKind::Parameter) continue;
-    bool kernelParameter = symbol.kind == SymbolKind::Parameter && symbol.space == ".param" && isKernelParameter(module, value.base);
-    if (symbol.space == ".shared" || symbol.space == ".local" || (symbol.space == ".param" && !kernelParameter)) {
-      context.report("ALN004", Category::Alignment, map->range,
+    bool kernelParameter = symbol.kind == SymbolKind::Parameter && symbol.spaceId == Modifier::Param && isKernelParameter(module, value.base);
+    Modifier space = symbol.spaceId;
+    if (space == Modifier::Shared || space == Modifier::Local || (space == Modifier::Param && !kernelParameter)) {
+      context.report("ALN004", map->range,
                      concat({"tensor map '", symbol.name, "' is in ", symbol.space,
                              " memory; the tensor memory accelerator reads maps only from kernel parameters, "
                              ".const or .global memory"}),
@@ -91,7 +88,7 @@ void checkTensorMapPlacement(const RuleContext& context) {
     auto declared = flow::declaredAlignment(symbol);
     auto offset = value.exactOffset();
     if (declared && *declared < 64 && offset && *offset % 64 == 0) {
-      context.report("ALN004", Category::Alignment, map->range,
+      context.report("ALN004", map->range,
                      concat({"tensor map '", symbol.name, "' must be 64-byte aligned but is declared with ",
                              std::to_string(*declared), "-byte alignment"}),
                      {declaredHere(context, value.base)});

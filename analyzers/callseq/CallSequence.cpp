@@ -8,23 +8,19 @@ namespace ptx {
 bool isCallParamVariable(const Module& module, SymbolId id) {
   if (id == kNoSymbol || id >= module.symbols.size()) return false;
   const Symbol& symbol = module.symbols[id];
-  return symbol.kind == SymbolKind::Variable && symbol.space == ".param" && symbol.scope != 0 &&
+  return symbol.kind == SymbolKind::Variable && symbol.spaceId == Modifier::Param && symbol.scope != 0 &&
          symbol.scope != kNoScope;
 }
 
 ParamTransfer paramTransferOf(const RuleContext& context, const InstructionSite& site) {
   ParamTransfer transfer;
   if (site.isCall || site.inDamagedCode) return transfer;
-  std::string_view opcode = context.textOf(site.opcode);
-  bool store = opcode == "st";
-  if (!store && opcode != "ld") return transfer;
   const Module& module = context.module;
-  bool param = false;
-  for (std::uint32_t i = 0; i < site.modifierCount; ++i) {
-    std::string_view modifier = context.textOf(module.modifiers[site.firstModifier + i]);
-    // `.param`, and the `.param::func` spelling of PTX 8.x.
-    if (modifier == ".param" || modifier.starts_with(".param::")) param = true;
-  }
+  const InstructionFacts& facts = module.factsOf(site);
+  bool store = facts.is(Family::St);
+  if (!store && !facts.is(Family::Ld)) return transfer;
+  // `.param`, and the `.param::func` spelling of PTX 8.x.
+  bool param = facts.space == StateSpace::Param;
   std::uint32_t address = store ? 0 : 1;
   if (!param || site.operandCount <= address) return transfer;
   const InstructionOperand& operand = module.operands[site.firstOperand + address];

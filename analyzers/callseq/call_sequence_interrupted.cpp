@@ -65,6 +65,8 @@ namespace {
 constexpr std::uint32_t kNone = UINT32_MAX;
 // A quick fix moves at most this many instructions; beyond that the fix is no obvious one.
 constexpr std::size_t kMaxMovedInstructions = 8;
+// Control flow that leaves the straight line: no call sequence continues across it.
+constexpr Effects kLeavesStraightLine = kBranch | kIndirectBranch | kReturn | kExit | kTrap;
 
 bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
 
@@ -87,7 +89,8 @@ bool namesDirective(std::string_view text, std::size_t at) {
     }
   }
   std::string_view rest = text.substr(std::min(at, text.size()));
-  return rest.starts_with(".callprototype") || rest.starts_with(".calltargets") || rest.starts_with(".branchtargets");
+  return rest.starts_with(spellingOf(Modifier::Callprototype)) || rest.starts_with(spellingOf(Modifier::Calltargets)) ||
+         rest.starts_with(spellingOf(Modifier::Branchtargets));
 }
 
 // The module's labels that something branches to (a `bra`, or a `.branchtargets` list for
@@ -204,9 +207,8 @@ class FunctionCheck {
   bool mayJoinSequence(std::uint32_t index) const {
     const InstructionSite& other = site(index);
     if (other.isCall || other.inDamagedCode || transfer(index).kind != ParamTransferKind::None) return false;
-    std::string_view opcode = context_.textOf(other.opcode);
-    return !(opcode == "bra" || opcode == "brx" || opcode == "ret" || opcode == "exit" || opcode == "trap" ||
-             opcode == "brkpt");
+    const InstructionFacts& facts = module_.factsOf(other);
+    return !facts.does(kLeavesStraightLine) && !facts.is(Family::Brkpt);
   }
 
   // The call sequence around each call. Before it: its argument stores, and the instructions
@@ -340,7 +342,7 @@ class FunctionCheck {
         message += concat({": ", describe(*what), " comes between"});
         related.push_back({rangeOf(*what), "interrupts the argument stores"});
       }
-      context_.warn("CSQ001", Category::CallSequence, site(i).statement, std::move(message));
+      context_.report("CSQ001", site(i).statement, std::move(message));
       context_.out.back().related = std::move(related);
       if (i < c) attachMoveBeforeStores(i, c);
     }
@@ -376,7 +378,7 @@ class FunctionCheck {
             concat({"argument '", module_.symbols[variable].name, "' of ", describeCall(context_, callSite),
                     " is not set by an st.param directly before the call: it still holds the value stored for ",
                     describeCall(context_, site(owner)), " before it"});
-        context_.warn("CSQ001", Category::CallSequence, operand.range, std::move(message));
+        context_.report("CSQ001", operand.range, std::move(message));
         context_.out.back().related = {{site(store).statement, "the st.param that set it"},
                                        {module_.spellingOf(site(owner)), "the call that st.param belongs to"}};
       }
@@ -402,7 +404,7 @@ class FunctionCheck {
         message += concat({": ", describe(*what), " comes between"});
         related.push_back({rangeOf(*what), "interrupts the return-value loads"});
       }
-      context_.warn("CSQ001", Category::CallSequence, site(i).statement, std::move(message));
+      context_.report("CSQ001", site(i).statement, std::move(message));
       context_.out.back().related = std::move(related);
       if (c < i) attachMoveAfterLoads(i, c);
     }
@@ -475,19 +477,16 @@ class FunctionCheck {
   bool movable(std::uint32_t index) const {
     const InstructionSite& other = site(index);
     if (other.isCall || other.inDamagedCode) return false;
-    std::string_view opcode = context_.textOf(other.opcode);
-    for (std::string_view control : {"bra", "brx", "ret", "exit", "trap", "brkpt", "alloca", "stacksave",
-                                     "stackrestore"}) {
-      if (opcode == control) return false;
+    const InstructionFacts& facts = module_.factsOf(other);
+    if (facts.does(kLeavesStraightLine)) return false;
+    for (Family family : {Family::Brkpt, Family::Alloca, Family::Stacksave, Family::Stackrestore}) {
+      if (facts.is(family)) return false;
     }
-    bool paramSpace = false;
-    for (std::uint32_t m = 0; m < other.modifierCount; ++m) {
-      if (context_.textOf(module_.modifiers[other.firstModifier + m]).starts_with(".param")) paramSpace = true;
-    }
-    bool loadsOwnParameter = paramSpace && opcode == "ld";
+    bool paramSpace = facts.space == StateSpace::Param || facts.secondSpace == StateSpace::Param;
+    bool loadsOwnParameter = paramSpace && facts.is(Family::Ld);
     if (paramSpace && !loadsOwnParameter) return false;
     for (const Reference& reference : module_.referencesWithin(other.statement)) {
-      if (reference.target == kNoSymbol || module_.symbols[reference.target].space != ".param") continue;
+      if (reference.target == kNoSymbol || module_.symbols[reference.target].spaceId != Modifier::Param) continue;
       if (!loadsOwnParameter || isCallParamVariable(module_, reference.target)) return false;
     }
     return true;
@@ -625,8 +624,8 @@ class FunctionCheck {
 
   // ── Control flow ────────────────────────────────────────────────────────────────────
 
-  static bool endsBlock(std::string_view opcode) {
-    return opcode == "bra" || opcode == "brx" || opcode == "ret" || opcode == "exit";
+  static bool endsBlock(const InstructionFacts& facts) {
+    return facts.does(kBranch | kIndirectBranch | kReturn | kExit);
   }
 
   // The first instruction (global index) at or after byte `offset`, or kNone.
@@ -655,7 +654,7 @@ class FunctionCheck {
     for (std::uint32_t i = first_; i < end_; ++i) {
       bool label = i == first_ ? labels_.between(bodyBegin, site(i).statement.begin) != kNoSymbol
                                : labelBetween(i - 1, i) != kNoSymbol;
-      bool leader = i == first_ || label || endsBlock(context_.textOf(site(i - 1).opcode));
+      bool leader = i == first_ || label || endsBlock(module_.factsOf(site(i - 1)));
       if (leader) {
         blockStart_.push_back(i);
         labelled.push_back(label);
@@ -678,9 +677,9 @@ class FunctionCheck {
     };
     for (std::uint32_t b = 0; b < blocks; ++b) {
       const InstructionSite& last = site(blockStart_[b + 1] - 1);
-      std::string_view opcode = context_.textOf(last.opcode);
+      const InstructionFacts& facts = module_.factsOf(last);
       bool fallthrough = b + 1 < blocks;
-      if (opcode == "bra") {
+      if (facts.does(kBranch)) {
         bool resolved = false;
         for (const Reference& reference : module_.referencesWithin(last.statement)) {
           if (reference.role != ReferenceRole::BranchTarget || reference.target == kNoSymbol) continue;
@@ -692,10 +691,10 @@ class FunctionCheck {
         }
         if (!resolved) linkLabelled(b);
         if (last.isGuarded() && fallthrough) link(b, b + 1);
-      } else if (opcode == "brx") {
+      } else if (facts.does(kIndirectBranch)) {
         linkLabelled(b);
         if (last.isGuarded() && fallthrough) link(b, b + 1);
-      } else if (opcode == "ret" || opcode == "exit") {
+      } else if (facts.does(kReturn | kExit)) {
         if (last.isGuarded() && fallthrough) link(b, b + 1);
       } else if (fallthrough) {
         link(b, b + 1);

@@ -13,8 +13,8 @@
 // reject the misuse, it crashes: `ptxas -arch=sm_90a` (sm_80 and sm_100a alike, any -O
 // level) stops with a segmentation fault on such a load in a kernel, and in a `.func`
 // whenever it compiles the function (called from a kernel, or with `-c`); an unused
-// internal function is dropped before the crash. The defect suite records the verdicts
-// (tests/analyzers/defects/CSQ003/).
+// internal function is dropped before the crash. Its test cases record the verdicts
+// (tests/rules/CSQ003/).
 //
 // Example:
 //     .visible .entry k(.param .u64 out)
@@ -118,7 +118,7 @@ void checkParamScratchLoad(const RuleContext& context) {
       const InstructionSite& site = module.instructions[load];
       std::string why = calls == returnedBy.end() ? std::string("no call returns into it")
                                                   : std::string("no call returning into it runs before this load");
-      context.report("CSQ003", Category::CallSequence, site.statement,
+      context.report("CSQ003", site.statement,
                      concat({"ld.param of '", variable.name, "', a .param variable of the function body, outside a ",
                              "call sequence (", why, "): ptxas 13.0 crashes (segmentation fault) on it; keep scratch ",
                              "values in registers or .local memory"}),

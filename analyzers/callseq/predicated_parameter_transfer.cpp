@@ -95,7 +95,7 @@ void checkPredicatedParameterTransfer(const RuleContext& context) {
                          "with selp afterwards";
       std::vector<RelatedInformation> related;
       if (callIndex != UINT32_MAX) related.push_back({module.spellingOf(module.instructions[callIndex]), "the call"});
-      context.report("CSQ002", Category::CallSequence, site.guard, std::move(message), std::move(related));
+      context.report("CSQ002", site.guard, std::move(message), std::move(related));
       // The call under the very same guard: the store only matters when the call runs, so
       // dropping its guard changes nothing the call can observe.
       if (store && callIndex != UINT32_MAX) {

@@ -9,26 +9,6 @@
 namespace ptx::flow {
 namespace {
 
-std::optional<std::uint32_t> typeBits(std::string_view type) {
-  auto size = typeSizeInBytes(type);
-  if (!size) return std::nullopt;
-  return *size * 8;
-}
-
-bool isSignedType(std::string_view type) { return type.starts_with(".s"); }
-
-bool isTypeModifier(std::string_view modifier) {
-  return typeSizeInBytes(modifier).has_value() || modifier == ".pred";
-}
-
-// Instructions whose first operand is never written (a register there is a source).
-bool writesNoOperand(std::string_view opcode) {
-  static constexpr std::string_view kNoDestination[] = {
-      "bar", "barrier", "bra", "brx", "ret", "exit", "trap", "membar", "fence", "nanosleep", "pmevent",
-      "setmaxnreg", "griddepcontrol", "sust", "sured", "red", "st", "prefetch", "prefetchu", "stmatrix"};
-  return std::find(std::begin(kNoDestination), std::end(kNoDestination), opcode) != std::end(kNoDestination);
-}
-
 unsigned log2Floor(std::uint64_t value) { return value == 0 ? 0 : 63 - static_cast<unsigned>(std::countl_zero(value)); }
 
 // Address-space conversions (cvta, mapa) move an address between windows whose bases are
@@ -48,26 +28,17 @@ AbstractValue widened(AbstractValue value) {
 
 }  // namespace
 
-std::optional<std::uint32_t> typeSizeInBytes(std::string_view type) {
-  if (type.size() < 3 || type[0] != '.') return std::nullopt;
-  static constexpr std::pair<std::string_view, std::uint32_t> kPacked[] = {
-      {".f16x2", 4}, {".bf16x2", 4}, {".e4m3x2", 2}, {".e5m2x2", 2}, {".e2m3x2", 2}, {".e3m2x2", 2},
-      {".e2m1x2", 1}, {".ue8m0x2", 2}, {".tf32", 4}, {".bf16", 2}, {".e4m3", 1}, {".e5m2", 1}};
-  for (auto [spelling, size] : kPacked) {
-    if (type == spelling) return size;
-  }
-  char kind = type[1];
-  if (kind != 'b' && kind != 'u' && kind != 's' && kind != 'f') return std::nullopt;
-  std::uint32_t bits = 0;
-  auto [end, error] = std::from_chars(type.data() + 2, type.data() + type.size(), bits);
-  if (error != std::errc() || end != type.data() + type.size()) return std::nullopt;
-  if (bits != 8 && bits != 16 && bits != 32 && bits != 64 && bits != 128) return std::nullopt;
-  return bits / 8;
+std::optional<std::uint32_t> typeSizeInBytes(Modifier type) {
+  const ModifierInfo& info = infoOf(type);
+  if (info.typeClass == TypeClass::None || info.typeBytes == 0) return std::nullopt;
+  return info.typeBytes;
 }
+
+std::optional<std::uint32_t> typeSizeInBytes(std::string_view type) { return typeSizeInBytes(modifierNamed(type)); }
 
 std::optional<std::uint64_t> declaredAlignment(const Symbol& symbol) {
   if (symbol.alignment) return symbol.alignment;
-  auto size = typeSizeInBytes(symbol.type);
+  auto size = typeSizeInBytes(symbol.typeId);
   if (!size) return std::nullopt;
   return std::uint64_t{*size} * (symbol.vectorWidth == 0 ? 1 : symbol.vectorWidth);
 }
@@ -123,10 +94,10 @@ void FunctionFlow::buildBlocks() {
   std::vector<Exit> exits(count, Exit::FallThrough);
   for (std::uint32_t i = first_; i < end_; ++i) {
     const InstructionSite& site = module_.instructions[i];
-    std::string_view opcode = textOf(site.opcode);
-    if (opcode == "bra" || opcode == "brx") exits[i - first_] = Exit::Branch;
-    else if ((opcode == "ret" || opcode == "exit" || opcode == "trap") && !site.isGuarded()) exits[i - first_] = Exit::Stop;
-    if (exits[i - first_] != Exit::FallThrough || opcode == "ret" || opcode == "exit") leader[i - first_ + 1] = true;
+    const InstructionFacts& facts = module_.factsOf(site);
+    if (facts.does(kBranch | kIndirectBranch)) exits[i - first_] = Exit::Branch;
+    else if (facts.does(kReturn | kExit | kTrap) && !site.isGuarded()) exits[i - first_] = Exit::Stop;
+    if (exits[i - first_] != Exit::FallThrough || facts.does(kReturn | kExit)) leader[i - first_ + 1] = true;
   }
   for (std::uint32_t i = 0; i < count; ++i) {
     if (leader[i]) blocks_.push_back({first_ + i, first_ + i, {}, {}});
@@ -152,7 +123,7 @@ void FunctionFlow::buildBlocks() {
     bool fallsThrough = exit == Exit::FallThrough || (exit == Exit::Branch && site.isGuarded());
     if (exit == Exit::Branch) {
       bool resolved = false;
-      if (textOf(site.opcode) == "bra" && site.operandCount > 0) {
+      if (module_.factsOf(site).does(kBranch) && site.operandCount > 0) {
         const InstructionOperand& target = module_.operands[site.firstOperand];
         for (const Reference& reference : module_.referencesWithin(target.range)) {
           auto it = labelAt.find(reference.target);
@@ -174,6 +145,34 @@ void FunctionFlow::buildBlocks() {
 }
 
 std::uint32_t FunctionFlow::blockOf(std::uint32_t instruction) const { return blockOfInstruction_[instruction - first_]; }
+
+const std::vector<std::uint32_t>& FunctionFlow::immediateDominators() {
+  if (!dominators_) dominators_ = flow::immediateDominators(blocks_);
+  return *dominators_;
+}
+
+const std::vector<std::uint32_t>& FunctionFlow::immediatePostDominators() {
+  if (!postDominators_) postDominators_ = flow::immediatePostDominators(blocks_);
+  return *postDominators_;
+}
+
+const std::vector<NaturalLoop>& FunctionFlow::naturalLoops() {
+  if (!loops_) loops_ = naturalLoopsOf(blocks_, immediateDominators());
+  return *loops_;
+}
+
+const IntegerOp& FunctionFlow::integerOpOf(std::uint32_t instruction) {
+  if (decoded_.empty()) {
+    decoded_.assign(end_ - first_, 0);
+    integerOps_.resize(end_ - first_);
+  }
+  std::uint32_t at = instruction - first_;
+  if (!decoded_[at]) {
+    decoded_[at] = 1;
+    integerOps_[at] = decodeIntegerOp(module_.factsOf(instruction));
+  }
+  return integerOps_[at];
+}
 
 std::optional<RegisterKey> FunctionFlow::registerOf(const InstructionOperand& operand) const {
   if (operand.shape != OperandShape::Register || operand.symbol == kNoSymbol) return std::nullopt;
@@ -199,7 +198,7 @@ std::vector<std::uint32_t> FunctionFlow::definedOperands(std::uint32_t instructi
     }
     return written;
   }
-  if (site.operandCount == 0 || writesNoOperand(textOf(site.opcode))) return written;
+  if (site.operandCount == 0 || module_.factsOf(site).does(kNoDestination)) return written;
   const InstructionOperand& first = module_.operands[site.firstOperand];
   if (first.shape == OperandShape::Register) {
     written.push_back(site.firstOperand);
@@ -326,20 +325,20 @@ AbstractValue FunctionFlow::operandValue(std::uint32_t instruction, const Instru
 }
 
 AbstractValue FunctionFlow::evaluate(std::uint32_t definition) {
+  using Operation = IntegerOperation;
   const Definition& def = definitions_[definition];
   const InstructionSite& site = module_.instructions[def.instruction];
   if (site.isCall) return AbstractValue::unknown();
-  std::string_view opcode = textOf(site.opcode);
+  const IntegerOp& op = integerOpOf(def.instruction);
   if (def.operand != site.firstOperand) {
     // `mov.b64 {lo, hi}, %rd`: each element is its slice of the source.
     const InstructionOperand& destination = module_.operands[site.firstOperand];
-    if (opcode != "mov" || site.operandCount != 2 || destination.shape != OperandShape::Vector ||
+    if (op.operation != Operation::Mov || site.operandCount != 2 || destination.shape != OperandShape::Vector ||
         destination.elementCount == 0 || site.modifierCount != 1) {
       return AbstractValue::unknown();
     }
-    auto total = typeBits(textOf(module_.modifiers[site.firstModifier]));
-    if (!total || *total > 64) return AbstractValue::unknown();
-    unsigned slice = *total / destination.elementCount;
+    if (!op.type.present() || op.type.isPredicate() || op.type.bits > 64) return AbstractValue::unknown();
+    unsigned slice = op.type.bits / destination.elementCount;
     unsigned index = def.operand - destination.firstElement;
     AbstractValue source = operandValue(def.instruction, module_.operands[site.firstOperand + 1]);
     if (!source.computed) return AbstractValue{};
@@ -347,18 +346,10 @@ AbstractValue FunctionFlow::evaluate(std::uint32_t definition) {
     value.bits = shiftRight(source.bits, index * slice, 64).truncated(slice);
     return value;
   }
-  std::vector<std::string_view> modifiers;
-  std::vector<std::string_view> types;
-  for (std::uint32_t m = 0; m < site.modifierCount; ++m) {
-    std::string_view modifier = textOf(module_.modifiers[site.firstModifier + m]);
-    modifiers.push_back(modifier);
-    if (isTypeModifier(modifier)) types.push_back(modifier);
-  }
-  auto has = [&](std::string_view modifier) { return std::find(modifiers.begin(), modifiers.end(), modifier) != modifiers.end(); };
-  unsigned width = 64;
-  if (!types.empty()) {
-    if (auto bits = typeBits(types.front())) width = *bits;
-  }
+  // A predicate destination type leaves the width of the words computed with at 64.
+  bool typed = op.type.present();
+  bool integerTyped = typed && !op.type.isFloat();
+  unsigned width = typed && !op.type.isPredicate() ? op.type.bits : 64;
   if (width > 64) return AbstractValue::unknown();
   std::vector<AbstractValue> sources;
   for (std::uint32_t i = 1; i < site.operandCount; ++i) {
@@ -376,125 +367,152 @@ AbstractValue FunctionFlow::evaluate(std::uint32_t definition) {
     value.bits = value.bits.truncated(width);
     return value;
   };
-  if (opcode == "mov" && sources.size() == 1 && module_.operands[site.firstOperand + 1].shape != OperandShape::Vector) {
-    return withBase(sources[0]);
-  }
-  if (opcode == "mov" && site.operandCount == 2 && module_.operands[site.firstOperand + 1].shape == OperandShape::Vector) {
-    // `mov.b64 %rd, {lo, hi}`: the elements packed from the low end.
-    const InstructionOperand& packed = module_.operands[site.firstOperand + 1];
-    if (packed.elementCount == 0) return AbstractValue::unknown();
-    unsigned slice = width / packed.elementCount;
-    KnownBits bits = KnownBits::constant(0);
-    for (std::uint32_t e = 0; e < packed.elementCount; ++e) {
-      AbstractValue element = operandValue(def.instruction, module_.operands[packed.firstElement + e]);
-      if (!element.computed) return AbstractValue{};
-      bits = bits | shiftLeft(element.bits.truncated(slice), e * slice);
-    }
-    return plain(bits);
-  }
-  if ((opcode == "cvta" || opcode == "mapa") && !sources.empty()) {
-    AbstractValue value = sources[0];
-    value.bits = lowBitsOnly(value.bits, kWindowBits);
-    return withBase(value);
-  }
-  if (opcode == "cvt" && sources.size() == 1 && types.size() == 2) {
-    auto to = typeBits(types[0]);
-    auto from = typeBits(types[1]);
-    if (!to || !from || has(".rn") || has(".rz") || has(".rm") || has(".rp") || has(".rni") || has(".rzi") ||
-        types[0].starts_with(".f") || types[1].starts_with(".f")) {
-      return AbstractValue::unknown();
-    }
-    AbstractValue value = sources[0];
-    KnownBits source = value.bits.truncated(*from);
-    if (isSignedType(types[1])) source = source.signExtended(*from);
-    value.bits = source.truncated(*to);
-    // Narrowing a 64-bit shared or generic address to 32 bits (nvcc's
-    // __cvta_generic_to_shared) keeps which variable it points into; below 32 bits it does not.
-    if (*to < *from && *to < 32) value.base = kNoSymbol;
-    return value;
-  }
-  if (sources.size() == 2 && (opcode == "add" || opcode == "sub") && !types.empty() && !types[0].starts_with(".f") &&
-      !has(".sat") && !has(".cc")) {
-    const AbstractValue& a = sources[0];
-    const AbstractValue& b = sources[1];
-    AbstractValue value = AbstractValue::unknown();
-    value.bits = opcode == "add" ? a.bits + b.bits : a.bits - b.bits;
-    if (a.base != kNoSymbol && b.base == kNoSymbol) {
-      value.base = a.base;
-      value.offset = opcode == "add" ? a.offset + b.bits : a.offset - b.bits;
-    } else if (opcode == "add" && b.base != kNoSymbol && a.base == kNoSymbol) {
-      value.base = b.base;
-      value.offset = b.offset + a.bits;
-    }
-    return withBase(value);
-  }
-  if ((opcode == "mul" || opcode == "mad") && !types.empty() && !types[0].starts_with(".f") &&
-      (has(".lo") || has(".wide"))) {
-    if (sources.size() < 2) return AbstractValue::unknown();
-    KnownBits a = sources[0].bits;
-    KnownBits b = sources[1].bits;
-    if (has(".wide")) {
-      a = isSignedType(types[0]) ? a.truncated(width).signExtended(width) : a.truncated(width);
-      b = isSignedType(types[0]) ? b.truncated(width).signExtended(width) : b.truncated(width);
-      width *= 2;
-    }
-    KnownBits product = a * b;
-    if (opcode == "mul") return plain(product);
-    if (sources.size() < 3 || has(".hi") || has(".sat") || has(".cc")) return AbstractValue::unknown();
-    AbstractValue value = AbstractValue::unknown();
-    value.bits = product + sources[2].bits;
-    if (sources[2].base != kNoSymbol) {
-      value.base = sources[2].base;
-      value.offset = sources[2].offset + product;
-    }
-    return withBase(value);
-  }
-  if (opcode == "shl" && sources.size() == 2 && sources[1].isConstant()) {
-    return plain(shiftLeft(sources[0].bits.truncated(width), static_cast<unsigned>(sources[1].bits.value() & 0xff)));
-  }
-  if (opcode == "shr" && sources.size() == 2 && sources[1].isConstant() && !types.empty()) {
-    auto amount = static_cast<unsigned>(std::min<std::uint64_t>(sources[1].bits.value(), 64));
-    KnownBits value = sources[0].bits.truncated(width);
-    if (isSignedType(types[0])) {
-      KnownBits extended = value.signExtended(width);
-      // Arithmetic shift: the vacated high bits copy the sign bit.
-      KnownBits shifted{amount >= 64 ? 0 : (extended.zero >> amount), amount >= 64 ? 0 : (extended.one >> amount)};
-      std::uint64_t vacated = amount == 0 ? 0 : ~(~std::uint64_t{0} >> amount);
-      if (extended.zero >> 63) shifted.zero |= vacated;
-      if (extended.one >> 63) shifted.one |= vacated;
-      return plain(shifted);
-    }
-    return plain(shiftRight(value, amount, width));
-  }
-  if (sources.size() == 2 && (opcode == "and" || opcode == "or" || opcode == "xor") && !types.empty() && types[0] != ".pred") {
-    KnownBits a = sources[0].bits, b = sources[1].bits;
-    return plain(opcode == "and" ? (a & b) : opcode == "or" ? (a | b) : (a ^ b));
-  }
-  if (opcode == "not" && sources.size() == 1 && !types.empty() && types[0] != ".pred") return plain(~sources[0].bits);
-  if (opcode == "neg" && sources.size() == 1 && !types.empty() && !types[0].starts_with(".f")) {
-    return plain(KnownBits::constant(0) - sources[0].bits);
-  }
-  if (opcode == "selp" && sources.size() == 3) return withBase(sources[0].meet(sources[1]));
-  if (opcode == "bfi" && sources.size() == 4 && sources[2].isConstant() && sources[3].isConstant()) {
-    // bfi d, a, b, pos, len: b with len bits of a inserted at pos.
-    std::uint64_t position = sources[2].bits.value() & 0xff;
-    std::uint64_t length = sources[3].bits.value() & 0xff;
-    if (position >= width || length == 0) return plain(sources[1].bits);
-    if (position + length > width) length = width - position;
-    std::uint64_t field = length >= 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << length) - 1) << position;
-    KnownBits inserted = shiftLeft(sources[0].bits, static_cast<unsigned>(position)) & KnownBits::constant(field);
-    KnownBits kept = sources[1].bits & KnownBits::constant(~field);
-    return plain(inserted | kept);
-  }
-  if (opcode == "ld" && has(".param") && site.operandCount >= 2) {
-    // A kernel parameter declared `.ptr.align N` holds an N-aligned pointer.
-    const InstructionOperand& address = module_.operands[site.firstOperand + 1];
-    if (address.shape == OperandShape::Address && address.symbol != kNoSymbol && address.offset.end == address.offset.begin) {
-      const Symbol& parameter = module_.symbols[address.symbol];
-      if (parameter.isPointer && parameter.pointerAlignment && *parameter.pointerAlignment > 0) {
-        return plain(KnownBits::alignedTo(log2Floor(*parameter.pointerAlignment)));
+  switch (op.operation) {
+    case Operation::Mov:
+      if (sources.size() == 1 && module_.operands[site.firstOperand + 1].shape != OperandShape::Vector) {
+        return withBase(sources[0]);
       }
+      if (site.operandCount == 2 && module_.operands[site.firstOperand + 1].shape == OperandShape::Vector) {
+        // `mov.b64 %rd, {lo, hi}`: the elements packed from the low end.
+        const InstructionOperand& packed = module_.operands[site.firstOperand + 1];
+        if (packed.elementCount == 0) return AbstractValue::unknown();
+        unsigned slice = width / packed.elementCount;
+        KnownBits bits = KnownBits::constant(0);
+        for (std::uint32_t e = 0; e < packed.elementCount; ++e) {
+          AbstractValue element = operandValue(def.instruction, module_.operands[packed.firstElement + e]);
+          if (!element.computed) return AbstractValue{};
+          bits = bits | shiftLeft(element.bits.truncated(slice), e * slice);
+        }
+        return plain(bits);
+      }
+      break;
+    case Operation::Cvta:
+    case Operation::Mapa:
+      if (!sources.empty()) {
+        AbstractValue value = sources[0];
+        value.bits = lowBitsOnly(value.bits, kWindowBits);
+        return withBase(value);
+      }
+      break;
+    case Operation::Cvt: {
+      if (sources.size() != 1 || op.typeCount != 2) break;
+      if (op.type.isPredicate() || op.sourceType.isPredicate() || op.rounds || op.type.isFloat() ||
+          op.sourceType.isFloat()) {
+        return AbstractValue::unknown();
+      }
+      unsigned to = op.type.bits, from = op.sourceType.bits;
+      AbstractValue value = sources[0];
+      KnownBits source = value.bits.truncated(from);
+      if (op.sourceType.isSigned()) source = source.signExtended(from);
+      value.bits = source.truncated(to);
+      // Narrowing a 64-bit shared or generic address to 32 bits (nvcc's
+      // __cvta_generic_to_shared) keeps which variable it points into; below 32 bits it does not.
+      if (to < from && to < 32) value.base = kNoSymbol;
+      return value;
     }
+    case Operation::Add:
+    case Operation::Sub: {
+      if (sources.size() != 2 || !integerTyped || op.saturates || op.carries) break;
+      bool add = op.operation == Operation::Add;
+      const AbstractValue& a = sources[0];
+      const AbstractValue& b = sources[1];
+      AbstractValue value = AbstractValue::unknown();
+      value.bits = add ? a.bits + b.bits : a.bits - b.bits;
+      if (a.base != kNoSymbol && b.base == kNoSymbol) {
+        value.base = a.base;
+        value.offset = add ? a.offset + b.bits : a.offset - b.bits;
+      } else if (add && b.base != kNoSymbol && a.base == kNoSymbol) {
+        value.base = b.base;
+        value.offset = b.offset + a.bits;
+      }
+      return withBase(value);
+    }
+    case Operation::Mul:
+    case Operation::Mad: {
+      if (!integerTyped || !(op.low || op.wide)) break;
+      if (sources.size() < 2) return AbstractValue::unknown();
+      KnownBits a = sources[0].bits;
+      KnownBits b = sources[1].bits;
+      if (op.wide) {
+        a = op.type.isSigned() ? a.truncated(width).signExtended(width) : a.truncated(width);
+        b = op.type.isSigned() ? b.truncated(width).signExtended(width) : b.truncated(width);
+        width *= 2;
+      }
+      KnownBits product = a * b;
+      if (op.operation == Operation::Mul) return plain(product);
+      if (sources.size() < 3 || op.high || op.saturates || op.carries) return AbstractValue::unknown();
+      AbstractValue value = AbstractValue::unknown();
+      value.bits = product + sources[2].bits;
+      if (sources[2].base != kNoSymbol) {
+        value.base = sources[2].base;
+        value.offset = sources[2].offset + product;
+      }
+      return withBase(value);
+    }
+    case Operation::Shl:
+      if (sources.size() == 2 && sources[1].isConstant()) {
+        return plain(shiftLeft(sources[0].bits.truncated(width), static_cast<unsigned>(sources[1].bits.value() & 0xff)));
+      }
+      break;
+    case Operation::Shr: {
+      if (sources.size() != 2 || !sources[1].isConstant() || !typed) break;
+      auto amount = static_cast<unsigned>(std::min<std::uint64_t>(sources[1].bits.value(), 64));
+      KnownBits value = sources[0].bits.truncated(width);
+      if (op.type.isSigned()) {
+        KnownBits extended = value.signExtended(width);
+        // Arithmetic shift: the vacated high bits copy the sign bit.
+        KnownBits shifted{amount >= 64 ? 0 : (extended.zero >> amount), amount >= 64 ? 0 : (extended.one >> amount)};
+        std::uint64_t vacated = amount == 0 ? 0 : ~(~std::uint64_t{0} >> amount);
+        if (extended.zero >> 63) shifted.zero |= vacated;
+        if (extended.one >> 63) shifted.one |= vacated;
+        return plain(shifted);
+      }
+      return plain(shiftRight(value, amount, width));
+    }
+    case Operation::And:
+    case Operation::Or:
+    case Operation::Xor: {
+      if (sources.size() != 2 || !typed || op.type.isPredicate()) break;
+      KnownBits a = sources[0].bits, b = sources[1].bits;
+      return plain(op.operation == Operation::And ? (a & b) : op.operation == Operation::Or ? (a | b) : (a ^ b));
+    }
+    case Operation::Not:
+      if (sources.size() == 1 && typed && !op.type.isPredicate()) return plain(~sources[0].bits);
+      break;
+    case Operation::Neg:
+      if (sources.size() == 1 && integerTyped) return plain(KnownBits::constant(0) - sources[0].bits);
+      break;
+    case Operation::Selp:
+      if (sources.size() == 3) return withBase(sources[0].meet(sources[1]));
+      break;
+    case Operation::Bfi:
+      if (sources.size() == 4 && sources[2].isConstant() && sources[3].isConstant()) {
+        // bfi d, a, b, pos, len: b with len bits of a inserted at pos.
+        std::uint64_t position = sources[2].bits.value() & 0xff;
+        std::uint64_t length = sources[3].bits.value() & 0xff;
+        if (position >= width || length == 0) return plain(sources[1].bits);
+        if (position + length > width) length = width - position;
+        std::uint64_t field = length >= 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << length) - 1) << position;
+        KnownBits inserted = shiftLeft(sources[0].bits, static_cast<unsigned>(position)) & KnownBits::constant(field);
+        KnownBits kept = sources[1].bits & KnownBits::constant(~field);
+        return plain(inserted | kept);
+      }
+      break;
+    case Operation::Ld:
+      if (module_.factsOf(site).has(Modifier::Param) && site.operandCount >= 2) {
+        // A kernel parameter declared `.ptr.align N` holds an N-aligned pointer.
+        const InstructionOperand& address = module_.operands[site.firstOperand + 1];
+        if (address.shape == OperandShape::Address && address.symbol != kNoSymbol &&
+            address.offset.end == address.offset.begin) {
+          const Symbol& parameter = module_.symbols[address.symbol];
+          if (parameter.isPointer && parameter.pointerAlignment && *parameter.pointerAlignment > 0) {
+            return plain(KnownBits::alignedTo(log2Floor(*parameter.pointerAlignment)));
+          }
+        }
+      }
+      break;
+    default:
+      break;
   }
   return AbstractValue::unknown();
 }
@@ -635,9 +653,16 @@ FlowCache::~FlowCache() = default;
 ThreadModel& FlowCache::threadsOfFunction(std::size_t functionIndex) {
   if (threads_.size() < module_.functions.size()) threads_.resize(module_.functions.size());
   if (!threads_[functionIndex]) {
-    threads_[functionIndex] = std::make_unique<ThreadModel>(text_, module_, flowOfFunction(functionIndex));
+    threads_[functionIndex] =
+        std::make_unique<ThreadModel>(text_, module_, flowOfFunction(functionIndex), resultsOf(functionIndex));
   }
   return *threads_[functionIndex];
+}
+
+FunctionResults& FlowCache::resultsOf(std::size_t functionIndex) {
+  if (results_.size() < module_.functions.size()) results_.resize(module_.functions.size());
+  if (!results_[functionIndex]) results_[functionIndex] = std::make_unique<FunctionResults>();
+  return *results_[functionIndex];
 }
 
 FunctionFlow& FlowCache::flowOfFunction(std::size_t functionIndex) {

@@ -1,11 +1,12 @@
 // FunctionFlow: the dataflow facts of one function body that the analyzers share — its
-// control-flow graph, reaching definitions of registers, and a value analysis for addresses
-// (which variable an address points into, the offset, and the known bits of the value:
-// alignment is "the low k bits are zero").
+// control-flow graph with dominators, post-dominators and natural loops (flow/ControlFlow.h),
+// reaching definitions of registers, and a value analysis for addresses (which variable an
+// address points into, the offset, and the known bits of the value: alignment is "the low k
+// bits are zero"), over the integer operations flow/IntegerOps.h decodes.
 //
-// Everything is computed on demand and memoized: the CFG when the flow is built, the
-// reaching definitions of a register the first time one of its uses is asked about, and a
-// value by a fixpoint over only the definitions it depends on. Facts are sound
+// Everything is computed on demand and memoized: the CFG when the flow is built, dominance
+// and loops on first request, the reaching definitions of a register the first time one of
+// its uses is asked about, and a value by a fixpoint over only the definitions it depends on. Facts are sound
 // approximations: "unknown" is always a safe answer, so a rule that needs a fact to report
 // stays quiet when the analysis cannot prove it.
 //
@@ -19,6 +20,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "flow/ControlFlow.h"
+#include "flow/FunctionResults.h"
+#include "flow/IntegerOps.h"
 #include "flow/KnownBits.h"
 #include "model/Module.h"
 
@@ -54,13 +58,6 @@ struct AbstractValue {
   bool operator==(const AbstractValue&) const = default;
 };
 
-struct BasicBlock {
-  std::uint32_t first = 0;  // Instruction indices (into Module::instructions): [first, end).
-  std::uint32_t end = 0;
-  std::vector<std::uint32_t> successors;    // Block numbers.
-  std::vector<std::uint32_t> predecessors;
-};
-
 // One definition of a register: the instruction and the register it writes.
 struct Definition {
   std::uint32_t instruction = 0;
@@ -75,6 +72,7 @@ std::optional<std::uint64_t> declaredAlignment(const Symbol& symbol);
 // The size in bytes of a fundamental type spelled with its dot (".b32" → 4, ".f16x2" → 4);
 // nullopt for opaque or unknown types.
 std::optional<std::uint32_t> typeSizeInBytes(std::string_view type);
+std::optional<std::uint32_t> typeSizeInBytes(Modifier type);
 
 class FunctionFlow {
  public:
@@ -85,6 +83,19 @@ class FunctionFlow {
   // The block holding an instruction of this function.
   std::uint32_t blockOf(std::uint32_t instruction) const;
   const std::vector<Definition>& definitions() const { return definitions_; }
+
+  // Dominance over blocks() (flow/ControlFlow.h), computed once, on first request.
+  const std::vector<std::uint32_t>& immediateDominators();
+  // Whether block `a` dominates block `b` (every path from the entry to b passes a).
+  bool dominates(std::uint32_t a, std::uint32_t b) { return dominatesIn(immediateDominators(), a, b); }
+  // Per block, the block that post-dominates it immediately (blocks().size() for the exit).
+  const std::vector<std::uint32_t>& immediatePostDominators();
+  // The natural loops, one per back edge, by latch block and then by the order of its
+  // successors.
+  const std::vector<NaturalLoop>& naturalLoops();
+
+  // The integer operation an instruction of this function performs, decoded once.
+  const IntegerOp& integerOpOf(std::uint32_t instruction);
 
   // The operands (indices into Module::operands) an instruction writes: the destination,
   // the elements of a destination vector or predicate pair, a call's return values.
@@ -148,7 +159,11 @@ class FunctionFlow {
   std::unordered_map<RegisterKey, RegisterReach, KeyHash> reach_;
   std::vector<AbstractValue> values_;  // Per definition; `computed` once solved.
   std::vector<bool> solved_;
-  std::vector<std::uint32_t> scratch_;
+  std::optional<std::vector<std::uint32_t>> dominators_;      // Per block.
+  std::optional<std::vector<std::uint32_t>> postDominators_;  // Per block.
+  std::optional<std::vector<NaturalLoop>> loops_;
+  std::vector<IntegerOp> integerOps_;        // Per instruction - first_, once decoded_.
+  std::vector<std::uint8_t> decoded_;
 };
 
 class ThreadModel;
@@ -165,12 +180,20 @@ class FlowCache {
   FunctionFlow& flowOfFunction(std::size_t functionIndex);
   // The thread model (flow/ThreadModel.h) of a function, built on first request.
   ThreadModel& threadsOfFunction(std::size_t functionIndex);
+  // A result several rules derive for one function (flow/FunctionResults.h), computed by the
+  // first that asks: `fill` completes a default-built one.
+  template <typename Result, typename Fill>
+  const Result& resultOf(std::size_t functionIndex, Fill fill) {
+    return resultsOf(functionIndex).get<Result>(0, fill);
+  }
 
  private:
   std::string_view text_;
   const Module& module_;
   std::vector<std::unique_ptr<FunctionFlow>> flows_;  // Per function, built lazily.
   std::vector<std::unique_ptr<ThreadModel>> threads_;  // Per function, built lazily.
+  std::vector<std::unique_ptr<FunctionResults>> results_;  // Per function, built lazily.
+  FunctionResults& resultsOf(std::size_t functionIndex);
 };
 
 }  // namespace ptx::flow

@@ -5,7 +5,6 @@
 #include <atomic>
 #include <iterator>
 #include <thread>
-#include <unordered_map>
 
 #include "RuleContext.h"
 #include "support/ParallelFor.h"
@@ -100,7 +99,7 @@ class FormChecker {
     if (hasKind(spec, kOperandAny)) return true;
     switch (operand.shape) {
       case OperandShape::Register: {
-        bool predicate = symbol != nullptr && symbol->type == ".pred";
+        bool predicate = symbol != nullptr && symbol->typeId == Modifier::Pred;
         if (predicate) {
           return hasKind(spec, kOperandPredicate | kOperandNegatedPredicate | kOperandPredicatePair |
                                    kOperandRegister);
@@ -209,11 +208,11 @@ class FormChecker {
     // Vector registers (`.reg .v2 .b16 x`) are checked as a whole by ptxas; not here.
     if (!symbol.isRegister() || symbol.type.empty() || symbol.vectorWidth != 0) return;
     // 8-bit registers outside ld/st/cvt are ISA009's to report.
-    if (isByteRegisterType(symbol.type) && !allowsByteRegisters(opcode_)) return;
+    if (isByteRegisterType(symbol.typeId) && !allowsByteRegisters(module_.factsOf(site_).family)) return;
     bool predicateOnly = forcePredicate || (!hasKind(spec, kOperandRegister | kOperandValuePredicatePair) &&
                                             hasKind(spec, kOperandPredicate | kOperandNegatedPredicate |
                                                               kOperandPredicatePair));
-    std::string wanted = predicateOnly ? std::string(".pred") : type;
+    std::string wanted = predicateOnly ? std::string(spellingOf(Modifier::Pred)) : type;
     if (wanted.empty() || registerTypeFits(wanted, symbol.type, spec.relax)) return;
     std::string message = operandText(position);
     message += ": register ";
@@ -232,18 +231,19 @@ class FormChecker {
                           std::vector<OperandIssue>& issues) const {
     if (type.size() < 2) return;
     char kind = type[1];
-    bool floatType = type == ".f16" || type == ".bf16" || type == ".f32" || type == ".f64";
+    Modifier typeId = modifierNamed(type);
+    bool halfType = typeId == Modifier::F16 || typeId == Modifier::Bf16;
+    bool floatType = halfType || typeId == Modifier::F32 || typeId == Modifier::F64;
     bool integerType = kind == 's' || kind == 'u';
     std::string_view spelled = slice(text_, operand.range);
     bool decimalFloat = operand.shape == OperandShape::FloatLiteral && !spelled.starts_with("0f") &&
                         !spelled.starts_with("0F") && !spelled.starts_with("0d") && !spelled.starts_with("0D");
-    bool halfType = type == ".f16" || type == ".bf16";
     // ptxas: integer constants never stand for floats; floating-point constants never for
     // integers; a decimal one not for bits either (a 0f/0d bit pattern may, and .b64 takes a
     // decimal one as its double bits), nor for halves.
     bool mismatch = (operand.shape == OperandShape::IntegerLiteral && floatType) ||
                     (operand.shape == OperandShape::FloatLiteral && integerType) ||
-                    (decimalFloat && ((kind == 'b' && type != ".b64") || halfType));
+                    (decimalFloat && ((kind == 'b' && typeId != Modifier::B64) || halfType));
     if (!mismatch) return;
     std::string message = operandText(position);
     message += ": ";
@@ -471,40 +471,38 @@ void checkOperands(std::string_view text, const Module& module, const Instructio
 
 }  // namespace
 
-bool isByteRegisterType(std::string_view type) { return type == ".b8" || type == ".u8" || type == ".s8"; }
+bool isByteRegisterType(Modifier type) { return type == Modifier::B8 || type == Modifier::U8 || type == Modifier::S8; }
 
-bool allowsByteRegisters(std::string_view opcode) {
+bool allowsByteRegisters(Family family) {
   // ptxas also takes .b8 registers as suld results and sust sources, and as the fp8 vector
   // elements of multimem.ld_reduce and multimem.st.
-  return opcode == "ld" || opcode == "ldu" || opcode == "st" || opcode == "cvt" || opcode == "call" ||
-         opcode == "suld" || opcode == "sust" || opcode == "multimem";
+  switch (family) {
+    case Family::Ld: case Family::Ldu: case Family::St: case Family::Cvt: case Family::Call:
+    case Family::Suld: case Family::Sust: case Family::Multimem: return true;
+    default: return false;
+  }
 }
 
 namespace {
 
 // Matches instructions [first, last): findings go to `shapes` in order, match sets are numbered
 // from `shapes.matchSets.size()` on in order of first use, and `setOf[index - first]` receives
-// each instruction's set. `keys` gets, per new set, the spelling it is shared under (empty
-// when it is never shared: spellings with blanks or comments inside).
+// each instruction's set. `keys` gets, per new set, the facts index (the spelling) it is
+// shared under.
 void matchRange(std::string_view text, const Module& module, std::size_t first, std::size_t last, std::uint32_t* setOf,
-                InstructionShapes& shapes, std::vector<std::string_view>& keys) {
-  // Spelling (opcode and modifiers, written without spaces) → its entry in matchSets.
-  std::unordered_map<std::string_view, std::uint32_t> seen;
+                InstructionShapes& shapes, std::vector<std::uint32_t>& keys) {
+  // Facts index (one per distinct spelling) → its entry in matchSets.
+  std::vector<std::uint32_t> seen(module.instructionFacts.size(), InstructionShapes::kNoMatchSet);
   std::vector<std::string_view> modifiers;
   for (std::size_t index = first; index < last; ++index) {
     const InstructionSite& site = module.instructions[index];
     if (site.inDamagedCode || site.isCall) continue;
     std::string_view opcode = slice(text, site.opcode);
     auto instruction = static_cast<std::uint32_t>(index);
-    ByteRange spellingRange = module.spellingOf(site);
-    std::string_view spelling = slice(text, spellingRange);
-    bool contiguous = spelling.find_first_of(" \t\r\n/") == std::string_view::npos;
-    if (contiguous) {
-      if (auto hit = seen.find(spelling); hit != seen.end()) {
-        setOf[index - first] = hit->second;
-        checkOperands(text, module, site, opcode, instruction, shapes.matchSets[hit->second], shapes);
-        continue;
-      }
+    if (std::uint32_t hit = seen[site.factsIndex]; hit != InstructionShapes::kNoMatchSet) {
+      setOf[index - first] = hit;
+      checkOperands(text, module, site, opcode, instruction, shapes.matchSets[hit], shapes);
+      continue;
     }
     const InstructionFamily* family = findInstructionFamily(opcode);
     if (family == nullptr) continue;
@@ -555,9 +553,9 @@ void matchRange(std::string_view text, const Module& module, std::size_t first, 
     }
     auto set = static_cast<std::uint32_t>(shapes.matchSets.size());
     shapes.matchSets.push_back(std::move(matches));
-    keys.push_back(contiguous ? spelling : std::string_view());
+    keys.push_back(site.factsIndex);
     setOf[index - first] = set;
-    if (contiguous) seen.emplace(spelling, set);
+    seen[site.factsIndex] = set;
     checkOperands(text, module, site, opcode, instruction, shapes.matchSets[set], shapes);
   }
 }
@@ -567,14 +565,14 @@ void matchRange(std::string_view text, const Module& module, std::size_t first, 
 InstructionShapes checkInstructionShapes(std::string_view text, const Module& module) {
   InstructionShapes shapes;
   shapes.matchSetOf.assign(module.instructions.size(), InstructionShapes::kNoMatchSet);
-  std::vector<std::string_view> keys;
+  std::vector<std::uint32_t> keys;
   matchRange(text, module, 0, module.instructions.size(), shapes.matchSetOf.data(), shapes, keys);
   return shapes;
 }
 
 // The same result as checkInstructionShapes, from consecutive ranges of instructions matched
-// on up to `threads` threads and joined in order: a range's set whose spelling an earlier range
-// already matched becomes that set (matching is a function of the spelling), every other set
+// on up to `threads` threads and joined in order: a range's set whose spelling (facts index) an
+// earlier range already matched becomes that set (matching is a function of the spelling), every other set
 // is appended, so sets are numbered in order of first use as in one pass. Declared where it
 // is used (Lint.cpp's parallel pipeline).
 InstructionShapes checkInstructionShapesParallel(std::string_view text, const Module& module, unsigned threads) {
@@ -584,27 +582,25 @@ InstructionShapes checkInstructionShapesParallel(std::string_view text, const Mo
   InstructionShapes shapes;
   shapes.matchSetOf.assign(count, InstructionShapes::kNoMatchSet);
   std::vector<InstructionShapes> parts(ranges);
-  std::vector<std::vector<std::string_view>> keys(ranges);
+  std::vector<std::vector<std::uint32_t>> keys(ranges);
   auto bound = [&](std::size_t r) { return count * r / ranges; };
   parallelFor(ranges, threads, [&](std::size_t r) {
     matchRange(text, module, bound(r), bound(r + 1), shapes.matchSetOf.data() + bound(r), parts[r], keys[r]);
   });
-  std::unordered_map<std::string_view, std::uint32_t> seen;
+  std::vector<std::uint32_t> seen(module.instructionFacts.size(), InstructionShapes::kNoMatchSet);
   std::vector<std::uint32_t> globalOf;
   for (std::size_t r = 0; r < ranges; ++r) {
     InstructionShapes& part = parts[r];
     globalOf.assign(part.matchSets.size(), InstructionShapes::kNoMatchSet);
     for (std::size_t set = 0; set < part.matchSets.size(); ++set) {
-      std::string_view key = keys[r][set];
-      if (!key.empty()) {
-        if (auto hit = seen.find(key); hit != seen.end()) {
-          globalOf[set] = hit->second;
-          continue;
-        }
+      std::uint32_t key = keys[r][set];
+      if (seen[key] != InstructionShapes::kNoMatchSet) {
+        globalOf[set] = seen[key];
+        continue;
       }
       auto id = static_cast<std::uint32_t>(shapes.matchSets.size());
       shapes.matchSets.push_back(std::move(part.matchSets[set]));
-      if (!key.empty()) seen.emplace(key, id);
+      seen[key] = id;
       globalOf[set] = id;
     }
     for (std::size_t index = bound(r); index < bound(r + 1); ++index) {

@@ -35,8 +35,9 @@ struct ShapeFinding {
 
 struct InstructionShapes {
   std::vector<ShapeFinding> findings;
-  // The distinct results of form matching: instructions spelled alike (same opcode and
-  // modifiers) share one entry, which keeps big files from matching the same text again.
+  // The distinct results of form matching: instructions spelled alike (one entry of
+  // Module::instructionFacts) share one entry, which keeps big files from matching the same
+  // text again.
   std::vector<std::vector<FormMatch>> matchSets;
   std::vector<std::uint32_t> matchSetOf;  // Per instruction; kNoMatchSet when none.
   static constexpr std::uint32_t kNoMatchSet = UINT32_MAX;
@@ -52,9 +53,9 @@ struct InstructionShapes {
 
 InstructionShapes checkInstructionShapes(std::string_view text, const Module& module);
 
-// The register type that an 8-bit register declaration uses: ".b8", ".u8", ".s8", else empty.
-bool isByteRegisterType(std::string_view type);
+// Whether a register's declared type is one of the 8-bit ones (.b8, .u8, .s8).
+bool isByteRegisterType(Modifier type);
 // Families that may name 8-bit registers (ld, ldu, st, cvt and call arguments).
-bool allowsByteRegisters(std::string_view opcode);
+bool allowsByteRegisters(Family family);
 
 }  // namespace ptx

@@ -26,7 +26,7 @@ namespace ptx {
 
 void checkModifierCombination(const RuleContext& context) {
   for (const ShapeFinding& finding : context.shapes.findings) {
-    if (finding.problem == ShapeProblem::InvalidCombination) context.report("ISA005", Category::Isa, finding.range, finding.message);
+    if (finding.problem == ShapeProblem::InvalidCombination) context.report("ISA005", finding.range, finding.message);
   }
 }
 

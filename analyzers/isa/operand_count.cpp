@@ -18,7 +18,7 @@ namespace ptx {
 
 void checkOperandCount(const RuleContext& context) {
   for (const ShapeFinding& finding : context.shapes.findings) {
-    if (finding.problem == ShapeProblem::OperandCount) context.report("ISA006", Category::Isa, finding.range, finding.message);
+    if (finding.problem == ShapeProblem::OperandCount) context.report("ISA006", finding.range, finding.message);
   }
 }
 

@@ -23,7 +23,7 @@ namespace ptx {
 
 void checkOperandKind(const RuleContext& context) {
   for (const ShapeFinding& finding : context.shapes.findings) {
-    if (finding.problem == ShapeProblem::OperandKind) context.report("ISA007", Category::Isa, finding.range, finding.message);
+    if (finding.problem == ShapeProblem::OperandKind) context.report("ISA007", finding.range, finding.message);
   }
 }
 

@@ -27,7 +27,7 @@ namespace ptx {
 
 void checkOperandType(const RuleContext& context) {
   for (const ShapeFinding& finding : context.shapes.findings) {
-    if (finding.problem == ShapeProblem::OperandType) context.report("ISA008", Category::Isa, finding.range, finding.message);
+    if (finding.problem == ShapeProblem::OperandType) context.report("ISA008", finding.range, finding.message);
   }
 }
 

@@ -66,7 +66,7 @@ void checkForm(const RuleContext& context, std::size_t index, PtxVersion declare
   message += versionText(*oldest);
   message += " or later; the module declares .version ";
   message += versionText(declared);
-  context.report("ISA002", Category::Isa, range, std::move(message),
+  context.report("ISA002", range, std::move(message),
                  {{*context.module.header.version, "the module's .version"}});
   attachRaiseVersion(context, *oldest);
 }
@@ -94,7 +94,7 @@ void checkRequiresNewerPtx(const RuleContext& context) {
     message += std::to_string(info->minPtx.major) + "." + std::to_string(info->minPtx.minor);
     message += " or later; the module declares .version ";
     message += std::to_string(declared.major) + "." + std::to_string(declared.minor);
-    context.report("ISA002", Category::Isa, site.opcode, std::move(message),
+    context.report("ISA002", site.opcode, std::move(message),
                    {{*header.version, "the module's .version"}});
     attachRaiseVersion(context, info->minPtx);
   }

@@ -102,7 +102,7 @@ void checkForm(const RuleContext& context, std::size_t index, const TargetArch& 
   }
   message += "; the module targets ";
   message += targetEntry.first;
-  context.report("ISA003", Category::Isa, range, std::move(message), {{targetEntry.second, "the module's .target"}});
+  context.report("ISA003", range, std::move(message), {{targetEntry.second, "the module's .target"}});
   if (!targets.empty()) attachChangeTarget(context, targetEntry, target, targets.front());
 }
 
@@ -137,7 +137,7 @@ void checkRequiresNewerTarget(const RuleContext& context) {
     message += info->minTarget;
     message += " or higher; the module targets ";
     message += targetEntry->first;
-    context.report("ISA003", Category::Isa, site.opcode, std::move(message),
+    context.report("ISA003", site.opcode, std::move(message),
                    {{targetEntry->second, "the module's .target"}});
     attachChangeTarget(context, *targetEntry, target, info->minTarget);
   }

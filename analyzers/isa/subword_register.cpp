@@ -25,11 +25,11 @@ void checkSubwordRegister(const RuleContext& context) {
   for (const InstructionSite& site : module.instructions) {
     if (site.inDamagedCode || site.isCall) continue;
     std::string_view opcode = context.textOf(site.opcode);
-    if (allowsByteRegisters(opcode)) continue;
+    if (allowsByteRegisters(module.factsOf(site).family)) continue;
     auto visit = [&](const InstructionOperand& operand) {
       if (operand.shape != OperandShape::Register || operand.symbol == kNoSymbol) return;
       const Symbol& symbol = module.symbols[operand.symbol];
-      if (!isByteRegisterType(symbol.type)) return;
+      if (!isByteRegisterType(symbol.typeId)) return;
       std::string message = "8-bit register '";
       message += context.textOf(operand.range);
       message += "' (";
@@ -37,14 +37,14 @@ void checkSubwordRegister(const RuleContext& context) {
       message += ") cannot be an operand of '";
       message += opcode;
       message += "'; only ld, st and cvt take 8-bit registers";
-      context.report("ISA009", Category::Isa, operand.range, std::move(message),
+      context.report("ISA009", operand.range, std::move(message),
                      {{symbol.declarationRange, "declared here"}});
     };
     for (std::uint32_t i = 0; i < site.operandCount; ++i) {
       const InstructionOperand& operand = module.operands[site.firstOperand + i];
       visit(operand);
       // mov packs and unpacks bytes: `mov.b16 %h1, {%c1, %c2}` is fine.
-      bool byteVector = opcode == "mov" && operand.shape == OperandShape::Vector;
+      bool byteVector = module.factsOf(site).is(Family::Mov) && operand.shape == OperandShape::Vector;
       if (!byteVector && (operand.shape == OperandShape::Vector || operand.shape == OperandShape::PredicatePair)) {
         for (std::uint32_t e = 0; e < operand.elementCount; ++e) visit(module.operands[operand.firstElement + e]);
       }

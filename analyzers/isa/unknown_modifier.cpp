@@ -28,7 +28,7 @@ namespace ptx {
 void checkUnknownModifier(const RuleContext& context) {
   for (const ShapeFinding& finding : context.shapes.findings) {
     if (finding.problem != ShapeProblem::UnknownModifier) continue;
-    context.report("ISA004", Category::Isa, finding.range, finding.message);
+    context.report("ISA004", finding.range, finding.message);
     if (!finding.suggestion.empty()) {
       context.attachFix(concat({"Replace '", context.textOf(finding.range), "' with '", finding.suggestion, "'"}),
                         {{finding.range, finding.suggestion}}, /*isPreferred=*/true);

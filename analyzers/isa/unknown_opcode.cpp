@@ -42,7 +42,7 @@ void checkUnknownOpcode(const RuleContext& context) {
       if (!suggestion.empty()) message += "; did you mean '" + std::string(suggestion) + "'?";
       replacement = suggestion;
     }
-    context.report("ISA001", Category::Isa, site.opcode, std::move(message));
+    context.report("ISA001", site.opcode, std::move(message));
     if (!replacement.empty()) {
       context.attachFix(concat({"Replace '", opcode, "' with '", replacement, "'"}),
                         {{site.opcode, replacement}}, /*isPreferred=*/true);

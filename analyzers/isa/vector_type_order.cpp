@@ -48,17 +48,18 @@ void checkVectorTypeOrder(const RuleContext& context) {
     const InstructionSite& site = module.instructions[index];
     // Only instructions that matched a form: anything else already has an error.
     if (site.inDamagedCode || context.shapes.matchesOf(index).empty()) continue;
+    const InstructionFacts& facts = module.factsOf(site);
     for (std::uint32_t m = 0; m < site.modifierCount; ++m) {
+      if (infoOf(facts.modifiers[m]).vectorWidth == 0) continue;
       ByteRange range = module.modifiers[site.firstModifier + m];
       std::string_view modifier = context.textOf(range);
-      if (modifier != ".v2" && modifier != ".v4" && modifier != ".v8") continue;
       bool typeFollows = m + 1 < site.modifierCount &&
                          isTypeSpelling(context.textOf(module.modifiers[site.firstModifier + m + 1]));
       if (typeFollows) continue;
       std::string message(1, '\'');
       message += modifier;
       message += "' should come right before the element type (ptxas warns: Vector Type not specified properly)";
-      context.warn("ISA010", Category::Isa, range, std::move(message));
+      context.report("ISA010", range, std::move(message));
       // The element type: the first type after `.vN`, else the last one before it.
       std::optional<ByteRange> type;
       for (std::uint32_t t = 0; t < site.modifierCount; ++t) {

@@ -64,8 +64,7 @@ void checkOccupancyCliff(const RuleContext& context) {
                   symbol.name.c_str(), estimate.registers, occupancy.blocksPerSm,
                   static_cast<unsigned long long>(threads), target.c_str(), 100 * now,
                   occupancy.fewerRegistersForMoreBlocks, occupancy.blocksWithFewerRegisters, 100 * std::min(then, 1.0));
-    context.report("PRF002", Category::Performance, symbol.nameRange, message);
-    context.out.back().severity = Severity::Information;
+    context.report("PRF002", symbol.nameRange, message);
   }
 }
 

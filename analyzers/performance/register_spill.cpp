@@ -53,7 +53,7 @@ std::vector<std::uint64_t> declaredRegisterUnits(const Module& module) {
   }
   auto add = [&](std::size_t f, SymbolId id) {
     const Symbol& symbol = module.symbols[id];
-    if (!symbol.isRegister() || symbol.type == ".pred") return;
+    if (!symbol.isRegister() || symbol.typeId == Modifier::Pred) return;
     units[f] += registers::registerUnits(symbol) * std::max<std::uint64_t>(symbol.rangeCount, 1);
   };
   for (std::size_t f = 0; f < module.functions.size(); ++f) {
@@ -80,19 +80,15 @@ void checkRegisterSpill(const RuleContext& context) {
     // 24); without them only a function with more than 255 registers' worth of declarations
     // can spill.
     if (declared[f] <= 24) continue;
-    bool bounded = false;
-    for (const HeaderDirective& directive : function.directives) {
-      bounded = bounded || directive.name == ".maxnreg" || directive.name == ".maxntid" || directive.name == ".minnctapersm";
-    }
-    if (!bounded && declared[f] <= 255) continue;
+    if (!registers::hasRegisterBounds(function) && declared[f] <= 255) continue;
     registers::RegisterBudget budget = registers::registerBudget(function);
     if (declared[f] <= budget.registers) continue;
     // Two sure costs, whichever is larger: the values a loop carries, and the values that
     // instructions ptxas keeps in order force to stay alive together.
-    registers::CarriedLowerBound carried = registers::carriedLowerBound(context.text, module, context.flows, f);
+    registers::CarriedLowerBound carried = registers::carriedLowerBound(module, context.flows, f);
     registers::OrderedLowerBound ordered;
     if (carried.units <= budget.registers) {
-      ordered = registers::orderedLowerBound(context.text, module, context.flows, f);
+      ordered = registers::orderedLowerBound(module, context.flows, f);
     }
     std::uint32_t bound = std::max(carried.units, ordered.units);
     if (bound <= budget.registers) continue;
@@ -111,13 +107,12 @@ void checkRegisterSpill(const RuleContext& context) {
                          concat({std::to_string(ordered.units),
                                  " registers of values loaded before this ordered access are still needed after it"})});
     }
-    context.report("PRF001", Category::Performance, symbol.nameRange,
+    context.report("PRF001", symbol.nameRange,
                    concat({"'", symbol.name, "' needs at least ", std::to_string(bound), why,
                            ", but its budget is ", std::to_string(budget.registers), " (", budget.reason,
                            "): ptxas must spill to local memory (the estimate of the whole function is about ",
                            std::to_string(estimate.registers + estimate.spilledUnits), " registers)"}),
                    std::move(related));
-    context.out.back().severity = Severity::Warning;
   }
 }
 

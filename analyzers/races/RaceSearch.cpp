@@ -10,11 +10,8 @@ namespace {
 
 constexpr const auto& kSeeds = flow::kProofSeeds;
 
-bool inSpace(const InstructionView& view, Space space) {
-  if (space == Space::Shared) {
-    return view.has(".shared") || view.has(".shared::cta");
-  }
-  return view.has(".global");
+bool inSpace(const InstructionFacts& facts, Space space) {
+  return facts.space == (space == Space::Shared ? StateSpace::Shared : StateSpace::Global);
 }
 
 // The threads compared: within the CTA shape the model assumes (flow::LaunchShape), at most
@@ -288,10 +285,12 @@ std::optional<std::uint32_t> mapaFeeding(const RuleContext& context, flow::Funct
     if (definitions.size() != 1) return std::nullopt;
     const flow::Definition& definition = flow.definitions()[definitions[0]];
     const InstructionSite& site = module.instructions[definition.instruction];
-    std::string_view opcode = context.textOf(site.opcode);
-    if (opcode == "mapa") return definition.instruction;
-    if (opcode != "add" && opcode != "sub" && opcode != "mov" && opcode != "cvt" && opcode != "cvta")
+    const InstructionFacts& facts = module.factsOf(site);
+    if (facts.is(Family::Mapa)) return definition.instruction;
+    if (!facts.is(Family::Add) && !facts.is(Family::Sub) && !facts.is(Family::Mov) && !facts.is(Family::Cvt) &&
+        !facts.is(Family::Cvta)) {
       return std::nullopt;
+    }
     // Follow the first register source (an addition's other operand is the offset).
     std::optional<InstructionOperand> next;
     for (std::uint32_t o = site.firstOperand + 1; o < site.firstOperand + site.operandCount && !next; ++o) {
@@ -319,30 +318,33 @@ std::vector<Access> accessesOf(const RuleContext& context, std::size_t function,
       const InstructionOperand& address = module.operands[site.firstOperand + access->addressIndex];
       if (auto feeding = mapaFeeding(context, *flow, i, address)) {
         mapa = *feeding;
-      } else if (!inSpace(access->view, Space::Shared)) {
+      } else if (!inSpace(access->facts, Space::Shared)) {
         continue;
       }
-    } else if (!inSpace(access->view, space)) {
+    } else if (!inSpace(access->facts, space)) {
       continue;
     }
-    auto size = accessSize(access->view);
+    const InstructionFacts& facts = access->facts;
+    auto size = facts.accessBytes();
     if (!size) continue;
-    std::string_view opcode = context.textOf(site.opcode);
     Access a;
     a.instruction = i;
     a.addressOperand = site.firstOperand + access->addressIndex;
     a.size = *size;
-    a.atomic = opcode == "atom" || opcode == "red";
-    a.reads = opcode == "ld" || opcode == "ldu" || opcode == "atom";
-    a.writes = opcode == "st" || a.atomic;
-    if (opcode == "st" && site.operandCount == 2 &&
+    a.atomic = facts.does(kAtomic);
+    a.reads = facts.does(kReadsMemory);
+    a.writes = facts.does(kWritesMemory);
+    bool plainStore = a.writes && !a.atomic;
+    if (plainStore && site.operandCount == 2 &&
         module.operands[site.firstOperand + 1].shape != OperandShape::Vector) {
       a.valueOperand = site.firstOperand + 1;
     }
-    if (opcode == "st" && site.operandCount >= 2) a.dataOperand = site.firstOperand + 1;
-    a.strong = access->view.has(".volatile") || access->view.has(".relaxed") || access->view.has(".acquire") ||
-               access->view.has(".release") || access->view.has(".mmio");
-    a.ctaScope = (a.strong || a.atomic) && access->view.has(".cta") && !access->view.has(".volatile");
+    if (plainStore && site.operandCount >= 2) a.dataOperand = site.firstOperand + 1;
+    // .volatile, .relaxed, .acquire, .release, .mmio: the first semantics spelled.
+    a.strong = facts.semantics == Semantics::Volatile || facts.semantics == Semantics::Relaxed ||
+               facts.semantics == Semantics::Acquire || facts.semantics == Semantics::Release ||
+               facts.semantics == Semantics::Mmio;
+    a.ctaScope = (a.strong || a.atomic) && facts.scope == MemoryScope::Cta && facts.semantics != Semantics::Volatile;
     a.mapa = mapa;
     accesses.push_back(a);
   }
@@ -572,7 +574,7 @@ const SharedMemoryRaces& sharedMemoryRaces(const RuleContext& context, std::size
   const FunctionInfo& info = context.module.functions[function];
   if (!anyInstructionOf(context.module, info, [&](const InstructionSite& site) {
         auto access = memoryAccessOf(context, site);
-        return access && inSpace(access->view, Space::Shared);
+        return access && inSpace(access->facts, Space::Shared);
       })) {
     return kNone;
   }

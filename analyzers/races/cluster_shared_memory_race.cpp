@@ -44,7 +44,7 @@ void checkClusterSharedMemoryRace(const RuleContext& context) {
     const FunctionInfo& function = module.functions[f];
     if (!hasAnalyzableBody(function)) continue;
     if (!anyInstructionOf(module, function,
-                          [&](const InstructionSite& site) { return context.textOf(site.opcode) == "mapa"; })) {
+                          [&](const InstructionSite& site) { return module.factsOf(site).is(Family::Mapa); })) {
       continue;
     }
     flow::ThreadModel& model = context.flows.threadsOfFunction(f);
@@ -70,9 +70,8 @@ void checkClusterSharedMemoryRace(const RuleContext& context) {
                                       "does not order threads of different CTAs)"});
         std::vector<RelatedInformation> related;
         if (&here != &other) related.push_back({module.instructions[other.instruction].statement, "the other access"});
-        context.report("RAC004", Category::Race, module.instructions[here.instruction].statement, std::move(message),
+        context.report("RAC004", module.instructions[here.instruction].statement, std::move(message),
                        std::move(related));
-        context.out.back().severity = Severity::Warning;
       };
       report(*w.first, *w.second, w.firstThread, w.secondThread);
       if (w.first != w.second) report(*w.second, *w.first, w.secondThread, w.firstThread);

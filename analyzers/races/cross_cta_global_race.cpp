@@ -45,9 +45,11 @@ void checkCrossCtaGlobalRace(const RuleContext& context) {
     if (model.ctaDimensionsRead() == 0) continue;
     bool synchronizesCtas = false;
     for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
-      if (model.barrierKindOf(i) == flow::BarrierKind::Cta) {
-        std::string_view opcode = context.textOf(module.instructions[i].opcode);
-        if (opcode != "bar" && opcode != "barrier") synchronizesCtas = true;
+      // What the model orders threads at, other than the barrier instructions (a call, an
+      // mbarrier operation, a fence, an acquire or release), may order threads of different CTAs.
+      constexpr Effects kBarrierInstruction = kCtaBarrier | kBarrierArrive | kClusterBarrier | kWarpBarrier;
+      if (model.barrierKindOf(i) == flow::BarrierKind::Cta && !module.factsOf(i).does(kBarrierInstruction)) {
+        synchronizesCtas = true;
       }
     }
     if (synchronizesCtas) continue;
@@ -67,8 +69,7 @@ void checkCrossCtaGlobalRace(const RuleContext& context) {
       std::vector<RelatedInformation> related;
       if (&store != &other)
         related.push_back({module.instructions[other.instruction].statement, "the conflicting access"});
-      context.report("RAC002", Category::Race, site.statement, std::move(message), std::move(related));
-      context.out.back().severity = Severity::Warning;
+      context.report("RAC002", site.statement, std::move(message), std::move(related));
     }
   }
 }

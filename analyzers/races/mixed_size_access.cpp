@@ -52,9 +52,8 @@ void checkMixedSizeAccess(const RuleContext& context) {
             concat({"mixed-size race in shared memory: this ", std::to_string(here.size), "-byte access by ",
                     races::describeThread(mine, false), " overlaps part of a ", std::to_string(other.size),
                     "-byte access by ", races::describeThread(theirs, false), " with no barrier between them", shape});
-        context.report("RAC003", Category::Race, module.instructions[here.instruction].statement, std::move(message),
+        context.report("RAC003", module.instructions[here.instruction].statement, std::move(message),
                        {{module.instructions[other.instruction].statement, "the overlapping access"}});
-        context.out.back().severity = Severity::Warning;
       }
     }
   }

@@ -74,7 +74,7 @@ void checkSharedMemoryRace(const RuleContext& context) {
           message = concat({"data race in shared memory: ", races::describeThread(mine, false), " and ",
                             races::describeThread(theirs, false), " both execute this ", describe(here),
                             " on the same bytes", between(w), shape});
-          context.report("RAC001", Category::Race, site.statement, std::move(message));
+          context.report("RAC001", site.statement, std::move(message));
         } else {
           if (!lines) lines.emplace(context.text);
           std::uint32_t line = lines->lineOf(otherSite.statement.begin) + 1;
@@ -82,10 +82,9 @@ void checkSharedMemoryRace(const RuleContext& context) {
               concat({"data race in shared memory: this ", describe(here), " by ", races::describeThread(mine, false),
                       " and the ", describe(other), " at line ", std::to_string(line), " by ",
                       races::describeThread(theirs, false), " touch the same bytes", between(w), shape});
-          context.report("RAC001", Category::Race, site.statement, std::move(message),
+          context.report("RAC001", site.statement, std::move(message),
                          {{otherSite.statement, concat({"the conflicting ", describe(other)})}});
         }
-        context.out.back().severity = Severity::Warning;
       };
       report(*w.first, *w.second, w.firstThread, w.secondThread);
       if (w.first != w.second) report(*w.second, *w.first, w.secondThread, w.firstThread);

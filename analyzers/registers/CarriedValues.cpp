@@ -4,16 +4,14 @@
 #include <unordered_map>
 #include <vector>
 
-#include "flow/ThreadModel.h"
+#include "flow/ControlFlow.h"
+#include "registers/InstructionClasses.h"
 #include "registers/RegisterPressure.h"
 
 namespace ptx::registers {
 namespace {
 
-bool isFloatType(std::string_view type) {
-  return type == ".f32" || type == ".f64" || type == ".f16" || type == ".f16x2" || type == ".bf16" ||
-         type == ".bf16x2";
-}
+bool isFloatType(const Symbol& symbol) { return infoOf(symbol.typeId).typeClass == TypeClass::Float; }
 
 // The registers one instruction reads (sources, vector elements, address bases; wgmma's
 // accumulators, which its destination operand also reads) and those it surely writes (an
@@ -22,13 +20,13 @@ struct RegisterAccesses {
   std::vector<flow::RegisterKey> reads, writes;
 };
 
-RegisterAccesses registerAccessesOf(std::string_view text, const Module& module, flow::FunctionFlow& flow,
+RegisterAccesses registerAccessesOf(const Module& module, flow::FunctionFlow& flow,
                                     std::uint32_t instruction) {
   RegisterAccesses accesses;
   const InstructionSite& site = module.instructions[instruction];
   if (site.inDamagedCode) return accesses;
   std::vector<std::uint32_t> written = flow.definedOperands(instruction);
-  bool destinationRead = text.substr(site.opcode.begin, site.opcode.end - site.opcode.begin) == "wgmma";
+  bool destinationRead = module.factsOf(site).does(kWarpgroupMma);
   auto visit = [&](const InstructionOperand& operand, std::uint32_t index, auto& self) -> void {
     if (operand.shape == OperandShape::Vector || operand.shape == OperandShape::PredicatePair) {
       for (std::uint32_t e = 0; e < operand.elementCount; ++e) {
@@ -61,33 +59,23 @@ struct KeyHash {
 
 // Instructions ptxas keeps in their order relative to each other: strong and atomic memory
 // operations, fences and barriers (volatile loads stay in program order in its output).
-bool keepsOrder(std::string_view text, const Module& module, const InstructionSite& site) {
-  auto textOf = [&](ByteRange r) { return text.substr(r.begin, r.end - r.begin); };
-  std::string_view opcode = textOf(site.opcode);
-  if (opcode == "atom" || opcode == "red" || opcode == "bar" || opcode == "barrier" || opcode == "membar" ||
-      opcode == "fence") {
-    return true;
-  }
-  if (opcode != "ld" && opcode != "st") return false;
-  for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
-    std::string_view modifier = textOf(module.modifiers[m]);
-    if (modifier == ".volatile" || modifier == ".relaxed" || modifier == ".acquire" || modifier == ".release") {
-      return true;
-    }
-  }
-  return false;
+bool keepsOrder(const Module& module, const InstructionSite& site) {
+  const InstructionFacts& facts = module.factsOf(site);
+  if (classOf(facts).has(kKeepsOrder)) return true;
+  if (!facts.is(Family::Ld) && !facts.is(Family::St)) return false;
+  return facts.hasAny({Modifier::Volatile, Modifier::Relaxed, Modifier::Acquire, Modifier::Release});
 }
 
 }  // namespace
 
-CarriedLowerBound carriedLowerBound(std::string_view text, const Module& module, flow::FlowCache& flows,
+CarriedLowerBound carriedLowerBound(const Module& module, flow::FlowCache& flows,
                                     std::size_t function) {
   CarriedLowerBound bound;
   const FunctionInfo& info = module.functions[function];
   if (info.instructionCount == 0) return bound;
   flow::FunctionFlow& flow = flows.flowOfFunction(function);
   const std::vector<flow::BasicBlock>& blocks = flow.blocks();
-  const std::vector<flow::NaturalLoop>& loops = flows.threadsOfFunction(function).naturalLoops();
+  const std::vector<flow::NaturalLoop>& loops = flow.naturalLoops();
   if (loops.empty()) return bound;
 
   // Dense numbering of the floating-point registers, and what each instruction reads and
@@ -99,7 +87,7 @@ CarriedLowerBound carriedLowerBound(std::string_view text, const Module& module,
     for (const flow::RegisterKey& key : keys) {
       if (key.symbol == kNoSymbol || key.symbol >= module.symbols.size()) continue;
       const Symbol& symbol = module.symbols[key.symbol];
-      if (!symbol.isRegister() || !isFloatType(symbol.type)) continue;
+      if (!symbol.isRegister() || !isFloatType(symbol)) continue;
       auto [it, inserted] = number.try_emplace(key, static_cast<std::uint32_t>(units.size()));
       if (inserted) units.push_back(registerUnits(symbol));
       numbers.push_back(it->second);
@@ -111,7 +99,7 @@ CarriedLowerBound carriedLowerBound(std::string_view text, const Module& module,
   };
   std::vector<Access> perInstruction(info.instructionCount);
   for (std::uint32_t i = info.firstInstruction; i < info.firstInstruction + info.instructionCount; ++i) {
-    RegisterAccesses accesses = registerAccessesOf(text, module, flow, i);
+    RegisterAccesses accesses = registerAccessesOf(module, flow, i);
     perInstruction[i - info.firstInstruction] = {numbered(accesses.reads), numbered(accesses.writes)};
   }
   if (units.empty()) return bound;
@@ -166,7 +154,7 @@ CarriedLowerBound carriedLowerBound(std::string_view text, const Module& module,
   return bound;
 }
 
-OrderedLowerBound orderedLowerBound(std::string_view text, const Module& module, flow::FlowCache& flows,
+OrderedLowerBound orderedLowerBound(const Module& module, flow::FlowCache& flows,
                                     std::size_t function) {
   OrderedLowerBound bound;
   const FunctionInfo& info = module.functions[function];
@@ -174,7 +162,7 @@ OrderedLowerBound orderedLowerBound(std::string_view text, const Module& module,
   flow::FunctionFlow& flow = flows.flowOfFunction(function);
   std::vector<RegisterAccesses> accesses(info.instructionCount);
   for (std::uint32_t i = info.firstInstruction; i < info.firstInstruction + info.instructionCount; ++i) {
-    accesses[i - info.firstInstruction] = registerAccessesOf(text, module, flow, i);
+    accesses[i - info.firstInstruction] = registerAccessesOf(module, flow, i);
   }
   std::vector<int> depends(info.instructionCount, -1);  // Latest ordered instruction it waits for.
   for (const flow::BasicBlock& block : flow.blocks()) {
@@ -187,7 +175,7 @@ OrderedLowerBound orderedLowerBound(std::string_view text, const Module& module,
           if (from >= block.first && from < i) latest = std::max(latest, depends[from - info.firstInstruction]);
         }
       }
-      if (!module.instructions[i].inDamagedCode && keepsOrder(text, module, module.instructions[i])) {
+      if (!module.instructions[i].inDamagedCode && keepsOrder(module, module.instructions[i])) {
         latest = static_cast<int>(ordered.size());
         ordered.push_back(i);
       }
@@ -200,7 +188,7 @@ OrderedLowerBound orderedLowerBound(std::string_view text, const Module& module,
     for (std::uint32_t k = 0; k < ordered.size(); ++k) {
       std::uint32_t d = ordered[k];
       for (const flow::RegisterKey& key : accesses[d - info.firstInstruction].writes) {
-        if (key.symbol >= module.symbols.size() || module.symbols[key.symbol].type == ".pred") continue;
+        if (key.symbol >= module.symbols.size() || module.symbols[key.symbol].typeId == Modifier::Pred) continue;
         int last = -1;
         for (std::uint32_t u = d + 1; u < block.end; ++u) {
           const RegisterAccesses& use = accesses[u - info.firstInstruction];

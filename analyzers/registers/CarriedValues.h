@@ -24,7 +24,7 @@ struct CarriedLowerBound {
 };
 
 // The most 32-bit floating-point registers live across one loop head of the function.
-CarriedLowerBound carriedLowerBound(std::string_view text, const Module& module, flow::FlowCache& flows,
+CarriedLowerBound carriedLowerBound(const Module& module, flow::FlowCache& flows,
                                     std::size_t function);
 
 // The second sure cost: instructions ptxas keeps in order (volatile, strong and atomic memory
@@ -36,7 +36,7 @@ struct OrderedLowerBound {
   std::uint32_t units = 0;
   std::uint32_t instruction = UINT32_MAX;  // The ordered instruction they are all alive across.
 };
-OrderedLowerBound orderedLowerBound(std::string_view text, const Module& module, flow::FlowCache& flows,
+OrderedLowerBound orderedLowerBound(const Module& module, flow::FlowCache& flows,
                                     std::size_t function);
 
 }  // namespace ptx::registers

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "registers/SiteText.h"
+#include "registers/InstructionClasses.h"
 #include "text/LineIndex.h"
 
 namespace ptx::registers {
@@ -31,7 +31,7 @@ std::uint32_t staticSharedBytes(const Module& module, const FunctionInfo& functi
   auto count = [&](SymbolId id) {
     if (id == kNoSymbol || id >= module.symbols.size() || counted[id]) return;
     const Symbol& symbol = module.symbols[id];
-    if (symbol.space != ".shared") return;
+    if (symbol.spaceId != Modifier::Shared) return;
     counted[id] = true;
     std::uint64_t alignment = symbol.alignment.value_or(1);
     total = (total + alignment - 1) / alignment * alignment + symbolBytes(symbol);
@@ -43,15 +43,15 @@ std::uint32_t staticSharedBytes(const Module& module, const FunctionInfo& functi
 }
 
 // Features the model is known to follow poorly (measured on the corpus: bench/registers_bench).
-std::string confidenceFor(std::string_view text, const Module& module, const FunctionInfo& function,
+std::string confidenceFor(const Module& module, const FunctionInfo& function,
                           const RegisterEstimate& estimate) {
   bool calls = false;
   bool textures = false;
   for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
     const InstructionSite& site = module.instructions[i];
-    std::string_view opcode = slice(text, site.opcode);
+    const InstructionFacts& facts = module.factsOf(site);
     calls = calls || site.isCall;
-    textures = textures || opcode == "tex" || opcode == "tld4" || opcode == "suld";
+    textures = textures || classOf(facts).has(kTextureFetch) || facts.is(Family::Suld);
   }
   // How the estimate fares on each feature is measured by bench/registers_bench and
   // published in docs/registers.md; the figures are not repeated here, where they would age.
@@ -107,7 +107,7 @@ std::vector<FunctionRegisterReport> reportRegisters(std::string_view text, const
       input.sharedBytesPerBlock = report.sharedBytes;
       report.occupancy = computeOccupancy(*limits, input);
     }
-    report.confidence = confidenceFor(text, module, function, estimate);
+    report.confidence = confidenceFor(module, function, estimate);
     report.estimate = std::move(estimate);
     reports.push_back(std::move(report));
   }
@@ -151,7 +151,9 @@ PlotInput plotInputFor(std::string_view text, const LineIndex& lines, const Modu
     const InstructionSite& site = module.instructions[function.firstInstruction + i];
     PlotInstruction instruction;
     instruction.line = lines.byteColumn(site.statement.begin).line + 1;
-    instruction.source = std::string(slice(text, site.statement));
+    if (site.statement.begin <= site.statement.end && site.statement.end <= text.size()) {
+      instruction.source = std::string(text.substr(site.statement.begin, site.statement.end - site.statement.begin));
+    }
     std::replace(instruction.source.begin(), instruction.source.end(), '\n', ' ');
     instruction.liveUnits = i < report.estimate.liveUnits.size() ? report.estimate.liveUnits[i] : 0;
     instruction.inLoop = i < report.estimate.inLoop.size() && report.estimate.inLoop[i];

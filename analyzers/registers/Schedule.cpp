@@ -4,7 +4,8 @@
 #include <algorithm>
 #include <span>
 
-#include "registers/SiteText.h"
+#include "registers/Constants.h"
+#include "registers/InstructionClasses.h"
 
 namespace ptx::registers {
 namespace {
@@ -14,11 +15,8 @@ namespace {
 enum class Space : std::uint8_t { None, Global, Shared, Local, Generic, ReadOnly };
 constexpr std::size_t kSpaceCount = 6;
 
-// Latency classes, in cycles, by order of magnitude (Volta and later).
-constexpr std::uint32_t kAluLatency = 4;
-constexpr std::uint32_t kSlowAluLatency = 16;  // MUFU, fp64, conversions through fp64, shuffles.
-constexpr std::uint32_t kSharedLatency = 30;   // Shared memory, constant bank with a register index.
-constexpr std::uint32_t kMemoryLatency = 400;  // Global, local, generic, texture, surface.
+// The latency classes (kAluLatency, kSlowAluLatency, kSharedLatency, kMemoryLatency) are in
+// Constants.h; the family of each instruction's class in InstructionClasses.cpp.
 
 struct InstructionClass {
   std::uint32_t latency = kAluLatency;
@@ -30,15 +28,22 @@ struct InstructionClass {
   bool texture = false;     // A texture fetch, issued in batches (see scheduleBlock).
 };
 
-Space spaceOf(std::string_view text, const Module& module, const InstructionSite& site) {
-  for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
-    std::string_view modifier = slice(text, module.modifiers[m]);
-    if (modifier == ".global") return Space::Global;
-    if (modifier == ".shared" || modifier == ".shared::cta" || modifier == ".shared::cluster") return Space::Shared;
-    if (modifier == ".local") return Space::Local;
-    if (modifier == ".const" || modifier == ".param") return Space::ReadOnly;
+// The state space an access goes to (its first one: a copy's destination).
+Space spaceOf(const InstructionFacts& facts) {
+  switch (facts.space) {
+    case StateSpace::Global:
+      return Space::Global;
+    case StateSpace::Shared:
+    case StateSpace::SharedCluster:
+      return Space::Shared;
+    case StateSpace::Local:
+      return Space::Local;
+    case StateSpace::Const:
+    case StateSpace::Param:
+      return Space::ReadOnly;
+    default:
+      return Space::Generic;
   }
-  return Space::Generic;
 }
 
 // A load whose address is a constant (a parameter, a variable plus an offset) from a read-only
@@ -51,82 +56,64 @@ bool hasRegisterAddress(const Module& module, const flow::FunctionFlow& flow, co
   return false;
 }
 
-InstructionClass classify(std::string_view text, const Module& module, const flow::FunctionFlow& flow,
-                          const InstructionSite& site) {
-  std::string_view opcode = slice(text, site.opcode);
+InstructionClass classify(const Module& module, const flow::FunctionFlow& flow, const InstructionSite& site) {
+  const InstructionFacts& facts = module.factsOf(site);
   InstructionClass c;
-  if (site.isCall || opcode == "ret" || opcode == "exit" || opcode == "bra" || opcode == "brx" || opcode == "trap" ||
-      opcode == "brkpt" || opcode == "call") {
+  if (site.isCall) {
     c.terminator = true;
     c.fence = true;
     return c;
   }
-  if (opcode == "ld" || opcode == "ldu") {
-    c.reads = true;
-    c.space = spaceOf(text, module, site);
-    if (c.space == Space::ReadOnly) {
-      c.latency = hasRegisterAddress(module, flow, site) ? kSharedLatency : 0;
-    } else if (c.space == Space::Shared) {
-      c.latency = kSharedLatency;
-    } else {
+  switch (classOf(facts).schedule) {
+    case ScheduleKind::Terminator:
+      c.terminator = true;
+      c.fence = true;
+      return c;
+    case ScheduleKind::Load:
+      c.reads = true;
+      c.space = spaceOf(facts);
+      if (c.space == Space::ReadOnly) {
+        c.latency = hasRegisterAddress(module, flow, site) ? kSharedLatency : 0;
+      } else if (c.space == Space::Shared) {
+        c.latency = kSharedLatency;
+      } else {
+        c.latency = kMemoryLatency;
+      }
+      // A strong load keeps its place among the memory accesses.
+      c.fence = facts.hasAny({Modifier::Volatile, Modifier::Acquire, Modifier::Relaxed});
+      return c;
+    case ScheduleKind::Store:
+      c.writes = true;
+      c.space = spaceOf(facts);
+      c.fence = facts.hasAny({Modifier::Volatile, Modifier::Release, Modifier::Relaxed});
+      return c;
+    case ScheduleKind::TextureRead:
+      c.texture = classOf(facts).has(kTextureFetch);
+      c.reads = true;
+      c.space = Space::Global;  // Surfaces may be written by sust in the same kernel.
       c.latency = kMemoryLatency;
-    }
-    if (hasModifier(text, module, site, ".volatile") || hasModifier(text, module, site, ".acquire") ||
-        hasModifier(text, module, site, ".relaxed")) {
+      return c;
+    case ScheduleKind::SurfaceWrite:
+      c.writes = true;
+      c.space = Space::Global;
+      return c;
+    case ScheduleKind::Atomic:
+      // Atomics are ordered with respect to everything else that touches memory.
       c.fence = true;
-    }
-    return c;
-  }
-  if (opcode == "st") {
-    c.writes = true;
-    c.space = spaceOf(text, module, site);
-    if (hasModifier(text, module, site, ".volatile") || hasModifier(text, module, site, ".release") ||
-        hasModifier(text, module, site, ".relaxed")) {
-      c.fence = true;
-    }
-    return c;
-  }
-  if (opcode == "tex" || opcode == "tld4" || opcode == "suld" || opcode == "txq" || opcode == "suq") {
-    c.texture = opcode == "tex" || opcode == "tld4";
-    c.reads = true;
-    c.space = Space::Global;  // Surfaces may be written by sust in the same kernel.
-    c.latency = kMemoryLatency;
-    return c;
-  }
-  if (opcode == "sust" || opcode == "sured") {
-    c.writes = true;
-    c.space = Space::Global;
-    return c;
-  }
-  if (opcode == "atom" || opcode == "red") {
-    // Atomics are ordered with respect to everything else that touches memory.
-    c.fence = true;
-    c.reads = c.writes = true;
-    c.space = spaceOf(text, module, site);
-    c.latency = c.space == Space::Shared ? kSharedLatency : kMemoryLatency;
-    return c;
-  }
-  if (opcode == "prefetch" || opcode == "prefetchu" || opcode == "isspacep" || opcode == "cvta") {
-    return c;
-  }
-  if (opcode == "mov" || opcode == "add" || opcode == "sub" || opcode == "mul" || opcode == "mad" || opcode == "fma" ||
-      opcode == "and" || opcode == "or" || opcode == "xor" || opcode == "not" || opcode == "shl" || opcode == "shr" ||
-      opcode == "setp" || opcode == "set" || opcode == "selp" || opcode == "slct" || opcode == "min" ||
-      opcode == "max" || opcode == "abs" || opcode == "neg" || opcode == "cvt" || opcode == "shf" || opcode == "prmt" ||
-      opcode == "bfe" || opcode == "bfi" || opcode == "lop3" || opcode == "popc" || opcode == "clz" ||
-      opcode == "brev" || opcode == "mul24" || opcode == "mad24" || opcode == "sad" || opcode == "copysign" ||
-      opcode == "testp" || opcode == "cnot" || opcode == "bfind" || opcode == "fns" || opcode == "dp4a" ||
-      opcode == "dp2a" || opcode == "add.cc" || opcode == "addc" || opcode == "subc" || opcode == "madc" ||
-      opcode == "mul.hi") {
-    bool wide = hasModifier(text, module, site, ".f64");
-    c.latency = wide ? kSlowAluLatency : kAluLatency;
-    return c;
-  }
-  if (opcode == "sin" || opcode == "cos" || opcode == "ex2" || opcode == "lg2" || opcode == "rcp" ||
-      opcode == "rsqrt" || opcode == "sqrt" || opcode == "tanh" || opcode == "div" || opcode == "rem" ||
-      opcode == "shfl" || opcode == "vote" || opcode == "match" || opcode == "redux" || opcode == "activemask") {
-    c.latency = kSlowAluLatency;
-    return c;
+      c.reads = c.writes = true;
+      c.space = spaceOf(facts);
+      c.latency = c.space == Space::Shared ? kSharedLatency : kMemoryLatency;
+      return c;
+    case ScheduleKind::Free:
+      return c;
+    case ScheduleKind::Alu:
+      c.latency = facts.has(Modifier::F64) ? kSlowAluLatency : kAluLatency;
+      return c;
+    case ScheduleKind::SlowAlu:
+      c.latency = kSlowAluLatency;
+      return c;
+    case ScheduleKind::Ordered:
+      break;
   }
   // Everything else — barriers, fences, mbarrier and asynchronous copies, matrix instructions,
   // warp-level synchronization — keeps its place relative to memory accesses.
@@ -171,7 +158,7 @@ struct ValueScratch {
   std::vector<bool> liveOut;                        // Whether it leaves the block live.
 };
 
-void scheduleBlock(std::string_view text, const Module& module, const flow::FunctionFlow& flow,
+void scheduleBlock(const Module& module, const flow::FunctionFlow& flow,
                    const LoweredFunction& lowered, std::uint32_t functionFirst, const flow::BasicBlock& block,
                    const std::function<BlockLiveness(std::uint32_t)>& livenessOf, std::uint32_t blockIndex,
                    ValueScratch& scratch, std::uint32_t* out) {
@@ -185,7 +172,7 @@ void scheduleBlock(std::string_view text, const Module& module, const flow::Func
     } else if (site.inDamagedCode) {
       classes[n] = InstructionClass{.fence = true, .terminator = true};
     } else {
-      classes[n] = classify(text, module, flow, site);
+      classes[n] = classify(module, flow, site);
     }
     anyLongLatency = anyLongLatency || classes[n].latency >= kSharedLatency;
   }
@@ -383,7 +370,7 @@ void scheduleBlock(std::string_view text, const Module& module, const flow::Func
 
 }  // namespace
 
-std::vector<std::uint32_t> scheduleBlocks(std::string_view text, const Module& module, const flow::FunctionFlow& flow,
+std::vector<std::uint32_t> scheduleBlocks(const Module& module, const flow::FunctionFlow& flow,
                                           const std::vector<flow::BasicBlock>& blocks, const LoweredFunction& lowered,
                                           const std::function<BlockLiveness(std::uint32_t)>& livenessOf) {
   const FunctionInfo& function = module.functions[flow.functionIndex()];
@@ -393,7 +380,7 @@ std::vector<std::uint32_t> scheduleBlocks(std::string_view text, const Module& m
   for (std::uint32_t b = 0; b < blocks.size(); ++b) {
     std::uint32_t size = blocks[b].end - blocks[b].first;
     if (size <= 2 || size > kLargestScheduledBlock) continue;
-    scheduleBlock(text, module, flow, lowered, function.firstInstruction, blocks[b], livenessOf, b, scratch,
+    scheduleBlock(module, flow, lowered, function.firstInstruction, blocks[b], livenessOf, b, scratch,
                   order.data() + (blocks[b].first - function.firstInstruction));
   }
   return order;

@@ -42,7 +42,7 @@ struct BlockLiveness {
 // and the greedy pass is quadratic in the ready list.
 constexpr std::uint32_t kLargestScheduledBlock = 4096;
 
-std::vector<std::uint32_t> scheduleBlocks(std::string_view text, const Module& module, const flow::FunctionFlow& flow,
+std::vector<std::uint32_t> scheduleBlocks(const Module& module, const flow::FunctionFlow& flow,
                                           const std::vector<flow::BasicBlock>& blocks, const LoweredFunction& lowered,
                                           const std::function<BlockLiveness(std::uint32_t)>& livenessOf);
 

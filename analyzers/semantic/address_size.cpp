@@ -34,8 +34,10 @@ std::optional<ByteRange> directiveLine(const RuleContext& context, ByteRange val
   lineEnd = lineEnd == std::string_view::npos ? text.size() : lineEnd + 1;
   std::string_view before = text.substr(lineStart, value.begin - lineStart);
   std::size_t keyword = before.find_first_not_of(" \t");
-  if (keyword == std::string_view::npos || before.substr(keyword).find_first_not_of(" \t", 13) != std::string_view::npos ||
-      !before.substr(keyword).starts_with(".address_size")) {
+  std::string_view directive = spellingOf(Modifier::AddressSize);
+  if (keyword == std::string_view::npos ||
+      before.substr(keyword).find_first_not_of(" \t", directive.size()) != std::string_view::npos ||
+      !before.substr(keyword).starts_with(directive)) {
     return std::nullopt;
   }
   std::string_view after = text.substr(value.end, lineEnd - value.end);
@@ -50,26 +52,20 @@ void checkAddressSize(const RuleContext& context) {
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     const auto& [value, range] = sizes[i];
     if (i > 0) {
-      context.report("SEM006", Category::Semantic, range,
+      context.report("SEM006", range,
                      "'.address_size' may appear only once per module",
                      {{sizes[0].second, "first set here"}});
       if (auto line = directiveLine(context, range)) {
         context.attachFix("Remove the repeated '.address_size'", {{*line, ""}}, /*isPreferred=*/value == sizes[0].first);
       }
     } else if (value != 32 && value != 64) {
-      context.report("SEM006", Category::Semantic, range,
+      context.report("SEM006", range,
                      "'.address_size' must be 32 or 64, not " + std::string(context.textOf(range)));
       context.attachFix("Change to '.address_size 64'", {{range, "64"}}, /*isPreferred=*/true);
     } else if (value == 32) {
-      Diagnostic warning;
-      warning.rule = "SEM006";
-      warning.severity = Severity::Warning;
-      warning.category = Category::Semantic;
-      warning.range = range;
-      warning.message =
-          "32-bit addressing: ptxas from CUDA 12 on no longer compiles 32-bit device code that "
-          "accesses memory; use '.address_size 64'";
-      context.out.push_back(std::move(warning));
+      context.reportWithSeverity("SEM006", Severity::Warning, range,
+                                 "32-bit addressing: ptxas from CUDA 12 on no longer compiles 32-bit device code "
+                                 "that accesses memory; use '.address_size 64'");
       // Not preferred: code written for 32-bit addresses may need 64-bit registers too.
       context.attachFix("Change to '.address_size 64'", {{range, "64"}});
     }

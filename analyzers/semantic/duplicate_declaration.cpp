@@ -38,7 +38,7 @@ void checkDuplicateDeclaration(const RuleContext& context) {
                            ? "'" + original.name + "<" + std::to_string(original.rangeCount) +
                                  ">' already declares it here"
                            : "first declared here";
-    context.report("SEM002", Category::Semantic, again.nameRange, std::move(message),
+    context.report("SEM002", again.nameRange, std::move(message),
                    {{original.nameRange, std::move(note)}});
   }
 }

@@ -28,23 +28,23 @@ void checkModuleHeader(const RuleContext& context) {
   ByteRange first = *header.firstItem;
   ByteRange opening{first.begin, header.secondItem ? header.secondItem->begin + 1 : first.end};
   if (!header.version) {
-    context.report("SEM005", Category::Semantic, opening,
+    context.report("SEM005", opening,
                    "missing '.version' directive: a PTX module must start with '.version'");
     return;
   }
   if (header.versionIndex != 0) {
-    context.report("SEM005", Category::Semantic, *header.version,
+    context.report("SEM005", *header.version,
                    "'.version' must be the first directive of the module",
                    {{first, "the module starts here"}});
     return;
   }
   if (!header.target) {
-    context.report("SEM005", Category::Semantic, opening,
+    context.report("SEM005", opening,
                    "missing '.target' directive: '.target' must follow '.version'");
     return;
   }
   if (header.targetIndex != 1) {
-    context.report("SEM005", Category::Semantic, *header.target,
+    context.report("SEM005", *header.target,
                    "'.target' must directly follow '.version'");
   }
 }

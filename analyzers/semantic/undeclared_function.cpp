@@ -84,7 +84,7 @@ void checkUndeclaredFunction(const RuleContext& context) {
         break;
       }
     }
-    context.report("SEM004", Category::Semantic, reference.range, std::move(message), std::move(related));
+    context.report("SEM004", reference.range, std::move(message), std::move(related));
     if (later != nullptr) attachPrototype(context, *later, reference.range.begin);
   }
 }

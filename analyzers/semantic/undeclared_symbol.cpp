@@ -92,15 +92,29 @@ void attachWidenRange(const RuleContext& context, std::string_view name, ScopeId
 // float types, the bit type of its size for the others (a .bN register fits any type of size
 // N), and 32 bits for byte types, which only ld, st and cvt take (and they take wider ones).
 std::string registerTypeFor(std::string_view type) {
-  static constexpr std::string_view kKept[] = {".pred", ".u16", ".u32", ".u64", ".s16", ".s32", ".s64",
-                                               ".b16",  ".b32", ".b64", ".b128", ".f32", ".f64"};
-  for (std::string_view kept : kKept) {
-    if (type == kept) return std::string(type);
+  Modifier modifier = modifierNamed(type);
+  const ModifierInfo& meaning = infoOf(modifier);
+  bool integer = meaning.typeClass == TypeClass::Unsigned || meaning.typeClass == TypeClass::Signed ||
+                 meaning.typeClass == TypeClass::Bits;
+  if (meaning.typeClass == TypeClass::Predicate || (integer && meaning.typeBytes >= 2) || modifier == Modifier::F32 ||
+      modifier == Modifier::F64) {
+    return std::string(type);
   }
-  if (type == ".u8" || type == ".s8" || type == ".b8") return std::string(type.substr(0, 2)) + "32";
+  if (integer && meaning.typeBytes == 1) {
+    Modifier wide = meaning.typeClass == TypeClass::Unsigned ? Modifier::U32
+                    : meaning.typeClass == TypeClass::Signed ? Modifier::S32
+                                                             : Modifier::B32;
+    return std::string(spellingOf(wide));
+  }
   const TypeInfo* info = findType(type);
-  if (info == nullptr || info->sizeBits < 16 || info->sizeBits > 128) return {};
-  return concat({".b", std::to_string(info->sizeBits)});
+  if (info == nullptr) return {};
+  switch (info->sizeBits) {
+    case 16: return std::string(spellingOf(Modifier::B16));
+    case 32: return std::string(spellingOf(Modifier::B32));
+    case 64: return std::string(spellingOf(Modifier::B64));
+    case 128: return std::string(spellingOf(Modifier::B128));
+    default: return {};
+  }
 }
 
 // The type an operand position takes in a matched form, spelled with the dot; empty when
@@ -130,7 +144,8 @@ bool predicateOnly(const OperandSpec& spec) {
 // The register type a use needs, from its instruction: `.pred` for guards and predicate
 // operands, the address size for an address base, else what the instruction's form says.
 std::string inferredRegisterType(const RuleContext& context, const Reference& reference) {
-  if (reference.role == ReferenceRole::Guard) return ".pred";
+  const std::string predicate(spellingOf(Modifier::Pred));
+  if (reference.role == ReferenceRole::Guard) return predicate;
   const Module& module = context.module;
   auto site = std::upper_bound(module.instructions.begin(), module.instructions.end(), reference.range.begin,
                                [](std::uint32_t at, const InstructionSite& s) { return at < s.statement.begin; });
@@ -147,7 +162,7 @@ std::string inferredRegisterType(const RuleContext& context, const Reference& re
     if (operand.shape == OperandShape::Address) {
       // Only the base of `[base+offset]` is a register that holds an address.
       if (reference.range.begin != operand.range.begin + 1) return {};
-      return module.header.addressSize == 32 ? ".u32" : ".u64";
+      return std::string(spellingOf(module.header.addressSize == 32 ? Modifier::U32 : Modifier::U64));
     }
     // The element of a vector or predicate pair that holds the name.
     std::optional<std::uint32_t> element;
@@ -163,7 +178,7 @@ std::string inferredRegisterType(const RuleContext& context, const Reference& re
       if ((spec.kinds & kOperandAny) != 0) return {};
       bool valuePair = (spec.kinds & kOperandValuePredicatePair) != 0 && (spec.kinds & kOperandPredicatePair) == 0;
       if (predicateOnly(spec) || (operand.shape == OperandShape::PredicatePair && (!valuePair || element == 1u))) {
-        return ".pred";
+        return predicate;
       }
       return registerTypeFor(formOperandType(spec, match));
     }
@@ -256,7 +271,7 @@ void checkUndeclaredSymbol(const RuleContext& context) {
     }
     std::string_view suggestion = closestMatch(name, candidates);
     if (!suggestion.empty()) message += "; did you mean '" + std::string(suggestion) + "'?";
-    context.report("SEM001", Category::Semantic, reference.range, std::move(message));
+    context.report("SEM001", reference.range, std::move(message));
 
     // The fixes, the most likely intent first: a range just too short, then a typo, then a
     // missing declaration.

@@ -38,7 +38,7 @@ void checkUndefinedLabel(const RuleContext& context) {
     }
     std::string_view suggestion = closestMatch(name, labels);
     if (!suggestion.empty()) message += "; did you mean '" + std::string(suggestion) + "'?";
-    context.report("SEM003", Category::Semantic, reference.range, std::move(message));
+    context.report("SEM003", reference.range, std::move(message));
     if (suggestion.empty()) continue;
     ScopeId scope = innermostScopeAt(context.module, reference.range.begin);
     for (const Symbol& symbol : context.module.symbols) {

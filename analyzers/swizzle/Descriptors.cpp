@@ -3,6 +3,7 @@
 #include "swizzle/Descriptors.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 
 #include "flow/ConstantExpression.h"
@@ -140,7 +141,30 @@ BitValue placeBits(const BitValue& value, unsigned position, unsigned width) {
   return result;
 }
 
-bool isIntegerType(std::string_view type) { return !type.starts_with(".f") && type != ".pred"; }
+bool isIntegerType(Modifier type) {
+  TypeClass typeClass = infoOf(type).typeClass;
+  return typeClass == TypeClass::Bits || typeClass == TypeClass::Unsigned || typeClass == TypeClass::Signed;
+}
+
+bool isSignedType(Modifier type) { return infoOf(type).typeClass == TypeClass::Signed; }
+
+// The type modifiers of an instruction (`.pred` included), in order: cvt has two.
+struct TypeModifiers {
+  std::array<Modifier, 2> first{};  // The first two of them.
+  std::size_t count = 0;
+
+  explicit TypeModifiers(const InstructionFacts& facts) {
+    for (Modifier m : facts.modifiers) {
+      const ModifierInfo& info = infoOf(m);
+      if (info.typeBytes == 0 && info.typeClass != TypeClass::Predicate) continue;
+      if (count < first.size()) first[count] = m;
+      ++count;
+    }
+  }
+  bool empty() const { return count == 0; }
+  std::size_t size() const { return count; }
+  Modifier operator[](std::size_t i) const { return first[i]; }
+};
 
 }  // namespace
 
@@ -215,23 +239,18 @@ BitValue BitEvaluator::evaluateOperation(std::uint32_t definition) {
   const flow::Definition& def = flow_.definitions()[definition];
   const InstructionSite& site = module.instructions[def.instruction];
   if (site.isCall || site.inDamagedCode || site.operandCount == 0) return BitValue::unknown();
-  std::string_view opcode = context_.textOf(site.opcode);
-  std::vector<std::string_view> modifiers = modifiersOf(context_, site);
-  std::vector<std::string_view> types;
-  for (std::string_view modifier : modifiers) {
-    if (flow::typeSizeInBytes(modifier) || modifier == ".pred") types.push_back(modifier);
-  }
-  auto has = [&](std::string_view modifier) { return std::find(modifiers.begin(), modifiers.end(), modifier) != modifiers.end(); };
+  const InstructionFacts& facts = module.factsOf(site);
+  const Family opcode = facts.family;
+  TypeModifiers types(facts);
+  auto has = [&](Modifier modifier) { return facts.has(modifier); };
   unsigned width = 64;
-  if (!types.empty()) {
-    if (auto size = flow::typeSizeInBytes(types.front())) width = *size * 8;
-  }
+  if (!types.empty() && infoOf(types[0]).typeBytes != 0) width = infoOf(types[0]).typeBytes * 8u;
   if (width > 64) return BitValue::unknown();
   const InstructionOperand& destination = module.operands[site.firstOperand];
 
   // `mov.b64 {%r1, %r2}, %rd1`: each element receives its share of the source's bits.
   if (def.operand != site.firstOperand) {
-    if (opcode != "mov" || destination.shape != OperandShape::Vector || site.operandCount != 2 ||
+    if (opcode != Family::Mov || destination.shape != OperandShape::Vector || site.operandCount != 2 ||
         destination.elementCount == 0 || def.operand < destination.firstElement ||
         def.operand >= destination.firstElement + destination.elementCount) {
       return BitValue::unknown();
@@ -247,7 +266,7 @@ BitValue BitEvaluator::evaluateOperation(std::uint32_t definition) {
     const InstructionOperand& operand = module.operands[site.firstOperand + i];
     if (operand.shape == OperandShape::Vector) {
       // `mov.b64 %rd1, {%r1, %r2}`: the elements packed from the low bits up.
-      if (opcode != "mov" || site.operandCount != 2 || operand.elementCount == 0) return BitValue::unknown();
+      if (opcode != Family::Mov || site.operandCount != 2 || operand.elementCount == 0) return BitValue::unknown();
       unsigned elementWidth = width / operand.elementCount;
       BitValue packed = BitValue::constant(0);
       for (std::uint32_t e = 0; e < operand.elementCount; ++e) {
@@ -266,8 +285,8 @@ BitValue BitEvaluator::evaluateOperation(std::uint32_t definition) {
     sources.push_back(value);
   }
 
-  if (opcode == "mov" && sources.size() == 1) return truncated(sources[0], width);
-  if ((opcode == "cvta" || opcode == "mapa") && !sources.empty()) {
+  if (opcode == Family::Mov && sources.size() == 1) return truncated(sources[0], width);
+  if ((opcode == Family::Cvta || opcode == Family::Mapa) && !sources.empty()) {
     BitValue value = sources[0];
     value.bits = {value.bits.zero & lowMask(kWindowBits), value.bits.one & lowMask(kWindowBits)};
     if (value.slice.present()) {
@@ -276,51 +295,51 @@ BitValue BitEvaluator::evaluateOperation(std::uint32_t definition) {
     }
     return truncated(value, width);
   }
-  if (opcode == "cvt" && sources.size() == 1 && types.size() == 2) {
-    auto to = flow::typeSizeInBytes(types[0]);
-    auto from = flow::typeSizeInBytes(types[1]);
-    if (!to || !from || !isIntegerType(types[0]) || !isIntegerType(types[1]) || has(".rn") || has(".rz") ||
-        has(".rm") || has(".rp") || has(".rni") || has(".rzi") || has(".sat")) {
+  if (opcode == Family::Cvt && sources.size() == 1 && types.size() == 2) {
+    unsigned to = infoOf(types[0]).typeBytes, from = infoOf(types[1]).typeBytes;
+    if (to == 0 || from == 0 || !isIntegerType(types[0]) || !isIntegerType(types[1]) ||
+        facts.hasAny({Modifier::Rn, Modifier::Rz, Modifier::Rm, Modifier::Rp, Modifier::Rni, Modifier::Rzi, Modifier::Sat})) {
       return BitValue::unknown();
     }
-    unsigned toBits = *to * 8, fromBits = *from * 8;
+    unsigned toBits = to * 8, fromBits = from * 8;
     BitValue value = sources[0];
     KnownBits bits = value.bits.truncated(fromBits);
-    if (types[1].starts_with(".s")) bits = bits.signExtended(fromBits);
+    if (isSignedType(types[1])) bits = bits.signExtended(fromBits);
     value.bits = bits.truncated(toBits);
     value.slice = clip(value.slice, 0, std::min(toBits, fromBits));
     return value;
   }
   bool integer = !types.empty() && isIntegerType(types[0]);
-  if ((opcode == "add" || opcode == "sub") && sources.size() == 2 && integer && !has(".sat") && !has(".cc")) {
-    return addValues(truncated(sources[0], width), truncated(sources[1], width), opcode == "sub", width);
+  if ((opcode == Family::Add || opcode == Family::Sub) && sources.size() == 2 && integer &&
+      !facts.hasAny({Modifier::Sat, Modifier::Cc})) {
+    return addValues(truncated(sources[0], width), truncated(sources[1], width), opcode == Family::Sub, width);
   }
-  if ((opcode == "mul" || opcode == "mad") && integer && (has(".lo") || has(".wide")) && sources.size() >= 2 &&
-      !has(".cc") && !has(".sat")) {
+  if ((opcode == Family::Mul || opcode == Family::Mad) && integer && facts.hasAny({Modifier::Lo, Modifier::Wide}) &&
+      sources.size() >= 2 && !facts.hasAny({Modifier::Cc, Modifier::Sat})) {
     KnownBits a = sources[0].bits.truncated(width);
     KnownBits b = sources[1].bits.truncated(width);
     unsigned resultWidth = width;
-    if (has(".wide")) {
-      if (types[0].starts_with(".s")) {
+    if (has(Modifier::Wide)) {
+      if (isSignedType(types[0])) {
         a = a.signExtended(width);
         b = b.signExtended(width);
       }
       resultWidth = std::min(2 * width, 64u);
     }
     BitValue product = plain(a * b, resultWidth);
-    if (opcode == "mul") return product;
+    if (opcode == Family::Mul) return product;
     if (sources.size() < 3) return BitValue::unknown();
     return addValues(truncated(sources[2], resultWidth), product, false, resultWidth);
   }
-  if ((opcode == "shl" || opcode == "shr") && sources.size() == 2 && sources[1].bits.isConstant() && !types.empty()) {
+  if ((opcode == Family::Shl || opcode == Family::Shr) && sources.size() == 2 && sources[1].bits.isConstant() && !types.empty()) {
     auto amount = static_cast<unsigned>(std::min<std::uint64_t>(sources[1].bits.value(), 64));
     BitValue value = truncated(sources[0], width);
-    if (opcode == "shl") {
+    if (opcode == Family::Shl) {
       value.bits = flow::shiftLeft(value.bits, amount).truncated(width);
       value.slice = shiftSliceLeft(value.slice, amount, width);
       return value;
     }
-    if (types[0].starts_with(".s")) {
+    if (isSignedType(types[0])) {
       KnownBits extended = value.bits.signExtended(width);
       KnownBits shifted{amount >= 64 ? 0 : (extended.zero >> amount), amount >= 64 ? 0 : (extended.one >> amount)};
       std::uint64_t vacated = amount == 0 ? 0 : (amount >= 64 ? ~std::uint64_t{0} : ~(~std::uint64_t{0} >> amount));
@@ -333,22 +352,22 @@ BitValue BitEvaluator::evaluateOperation(std::uint32_t definition) {
     value.slice = shiftSliceRight(value.slice, amount);
     return value;
   }
-  if ((opcode == "and" || opcode == "or" || opcode == "xor") && sources.size() == 2 && integer) {
+  if ((opcode == Family::And || opcode == Family::Or || opcode == Family::Xor) && sources.size() == 2 && integer) {
     BitValue a = truncated(sources[0], width), b = truncated(sources[1], width);
     BitValue result = BitValue::unknown();
-    if (opcode == "and") {
+    if (opcode == Family::And) {
       result.bits = a.bits & b.bits;
       if (a.slice.present() && !b.slice.present()) result.slice = keepRun(a.slice, b.bits.one);
       else if (b.slice.present() && !a.slice.present()) result.slice = keepRun(b.slice, a.bits.one);
     } else {
-      result.bits = opcode == "or" ? (a.bits | b.bits) : (a.bits ^ b.bits);
+      result.bits = opcode == Family::Or ? (a.bits | b.bits) : (a.bits ^ b.bits);
       if (a.slice.present() && !b.slice.present()) result.slice = keepRun(a.slice, b.bits.zero);
       else if (b.slice.present() && !a.slice.present()) result.slice = keepRun(b.slice, a.bits.zero);
     }
     return truncated(result, width);
   }
-  if (opcode == "not" && sources.size() == 1 && integer) return plain(~sources[0].bits, width);
-  if (opcode == "bfi" && sources.size() == 4 && sources[2].bits.isConstant() && sources[3].bits.isConstant()) {
+  if (opcode == Family::Not && sources.size() == 1 && integer) return plain(~sources[0].bits, width);
+  if (opcode == Family::Bfi && sources.size() == 4 && sources[2].bits.isConstant() && sources[3].bits.isConstant()) {
     // d = b with bits [pos, pos + len) replaced by the low len bits of a.
     std::uint64_t position = sources[2].bits.value() & 0xff, length = sources[3].bits.value() & 0xff;
     if (length == 0 || position + length > width) return BitValue::unknown();
@@ -362,7 +381,7 @@ BitValue BitEvaluator::evaluateOperation(std::uint32_t definition) {
     else result.slice = keepRun(base.slice, ~mask);
     return truncated(result, width);
   }
-  if (opcode == "selp" && sources.size() == 3) return truncated(sources[0].meet(sources[1]), width);
+  if (opcode == Family::Selp && sources.size() == 3) return truncated(sources[0].meet(sources[1]), width);
   // Anything else: what the dataflow layer knows of the value's bits.
   return plain(flow_.valueOfDefinition(definition).bits, width);
 }
@@ -456,15 +475,6 @@ KnownBits addressBits(const Module& module, const AddressSlice& slice) {
   auto alignment = flow::declaredAlignment(module.symbols[slice.base]);
   if (alignment && *alignment > 0) base = KnownBits::alignedTo(log2Floor(*alignment));
   return base + slice.offset;
-}
-
-std::vector<std::string_view> modifiersOf(const RuleContext& context, const InstructionSite& site) {
-  std::vector<std::string_view> modifiers;
-  modifiers.reserve(site.modifierCount);
-  for (std::uint32_t m = 0; m < site.modifierCount; ++m) {
-    modifiers.push_back(context.textOf(context.module.modifiers[site.firstModifier + m]));
-  }
-  return modifiers;
 }
 
 std::vector<std::string_view> smTargets(const Module& module) {

@@ -90,9 +90,6 @@ std::optional<std::uint64_t> knownField(const flow::KnownBits& bits, unsigned fi
 // alignment and the offset.
 flow::KnownBits addressBits(const Module& module, const AddressSlice& slice);
 
-// The modifiers of an instruction as written (".mma_async", ".sync", ...).
-std::vector<std::string_view> modifiersOf(const RuleContext& context, const InstructionSite& site);
-
 // The `sm_*` names of the module's `.target` directive.
 std::vector<std::string_view> smTargets(const Module& module);
 

@@ -108,7 +108,7 @@ struct TmaDestinations {
 
 // A dynamically sized `.extern .shared` array: the launch decides where it starts.
 bool isDynamicShared(const Symbol& symbol) {
-  if (!symbol.isExtern && symbol.linkage != ".extern") return false;
+  if (!symbol.isExtern && symbol.linkageId != Modifier::Extern) return false;
   return symbol.dimensions.empty() || !symbol.dimensions.front().has_value();
 }
 
@@ -137,7 +137,7 @@ class DescriptorCheck {
     if (!value.computed) return;
     operand_ = &operand;
     if (flow::FunctionFlow* flow = context_.flows.flowOfInstruction(instruction)) function_ = flow->functionIndex();
-    prefix_ = concat({format == Format::Wgmma ? "wgmma" : "tcgen05", " ", operandName, ": "});
+    prefix_ = concat({nameOf(format == Format::Wgmma ? Family::Wgmma : Family::Tcgen05), " ", operandName, ": "});
     const flow::KnownBits& bits = value.bits;
 
     const AddressSlice& slice = value.slice;
@@ -200,7 +200,7 @@ class DescriptorCheck {
     }
     if (!encodesAddress) return;
     const Symbol& buffer = context_.module.symbols[slice.base];
-    if (buffer.space != ".shared" || isDynamicShared(buffer)) return;
+    if (buffer.spaceId != Modifier::Shared || isDynamicShared(buffer)) return;
     auto alignment = flow::declaredAlignment(buffer);
     if (!alignment || *alignment >= mode->repeat) return;
     if (!tma_) tma_ = tmaDestinations();
@@ -239,14 +239,11 @@ class DescriptorCheck {
       const FunctionInfo& function = module.functions[f];
       for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
         const InstructionSite& site = module.instructions[i];
-        if (context_.textOf(site.opcode) != "cp" || site.operandCount == 0) continue;
-        std::vector<std::string_view> modifiers = swizzle::modifiersOf(context_, site);
-        auto has = [&](std::string_view m) { return std::find(modifiers.begin(), modifiers.end(), m) != modifiers.end(); };
-        if (!has(".async") || !has(".bulk") || !has(".tensor")) continue;
+        const InstructionFacts& facts = module.factsOf(site);
+        if (!facts.is(Family::Cp) || site.operandCount == 0) continue;
+        if (!facts.has(Modifier::Async) || !facts.has(Modifier::Bulk) || !facts.has(Modifier::Tensor)) continue;
         // The first state space named is the destination's.
-        auto space = std::find_if(modifiers.begin(), modifiers.end(),
-                                  [](std::string_view m) { return m.starts_with(".shared") || m.starts_with(".global"); });
-        if (space == modifiers.end() || !space->starts_with(".shared")) continue;
+        if (facts.space != StateSpace::Shared && facts.space != StateSpace::SharedCluster) continue;
         SymbolId buffer = bufferOf(i, module.operands[site.firstOperand]);
         // An unknown destination in a .func may be any caller's buffer passed by address.
         bool kernel = function.symbol != kNoSymbol && module.symbols[function.symbol].isEntry;
@@ -261,7 +258,7 @@ class DescriptorCheck {
   void report(std::string message, std::vector<RelatedInformation> related = {}) {
     std::string text = prefix_ + message;
     if (!reported_.insert({function_, text}).second) return;
-    context_.report("SWZ001", Category::Swizzle, operand_->range, std::move(text), std::move(related));
+    context_.report("SWZ001", operand_->range, std::move(text), std::move(related));
   }
 
   const RuleContext& context_;
@@ -281,20 +278,20 @@ void checkMatrixDescriptorSwizzle(const RuleContext& context) {
   for (std::uint32_t i = 0; i < module.instructions.size(); ++i) {
     const InstructionSite& site = module.instructions[i];
     if (site.inDamagedCode || site.operandCount < 2) continue;
-    std::string_view opcode = context.textOf(site.opcode);
-    if (opcode != "wgmma" && opcode != "tcgen05") continue;
-    std::vector<std::string_view> modifiers = swizzle::modifiersOf(context, site);
-    if (modifiers.empty()) continue;
+    const InstructionFacts& facts = module.factsOf(site);
+    if (!facts.is(Family::Wgmma) && !facts.is(Family::Tcgen05)) continue;
+    if (facts.modifiers.empty()) continue;
+    Modifier first = facts.modifiers.front();
     auto operand = [&](std::uint32_t index) -> const InstructionOperand& { return module.operands[site.firstOperand + index]; };
     // Descriptors held in registers; an immediate (as in syntax examples) is not judged.
     auto descriptor = [&](std::uint32_t index) { return operand(index).shape == OperandShape::Register; };
-    Format format = opcode == "wgmma" ? Format::Wgmma : Format::Tcgen05;
+    Format format = facts.is(Family::Wgmma) ? Format::Wgmma : Format::Tcgen05;
     std::vector<std::pair<std::uint32_t, std::string_view>> descriptors;
-    if (opcode == "wgmma" && modifiers.front() == ".mma_async" && site.operandCount >= 3) {
+    if (facts.is(Family::Wgmma) && first == Modifier::MmaAsync && site.operandCount >= 3) {
       descriptors = {{1, "a-desc"}, {2, "b-desc"}};
-    } else if (opcode == "tcgen05" && modifiers.front() == ".mma" && site.operandCount >= 3) {
+    } else if (facts.is(Family::Tcgen05) && first == Modifier::Mma && site.operandCount >= 3) {
       descriptors = {{1, "a-desc"}, {2, "b-desc"}};
-    } else if (opcode == "tcgen05" && modifiers.front() == ".cp") {
+    } else if (facts.is(Family::Tcgen05) && first == Modifier::Cp) {
       descriptors = {{1, "s-desc"}};
     } else {
       continue;

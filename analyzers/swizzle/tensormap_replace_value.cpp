@@ -64,14 +64,14 @@ enum class Field {
   FillMode,
 };
 
-std::optional<Field> fieldOf(std::string_view modifier) {
-  static constexpr std::pair<std::string_view, Field> kFields[] = {
-      {".global_address", Field::GlobalAddress},   {".rank", Field::Rank},
-      {".box_dim", Field::BoxDim},                 {".global_dim", Field::GlobalDim},
-      {".global_stride", Field::GlobalStride},     {".element_stride", Field::ElementStride},
-      {".elemtype", Field::ElemType},              {".interleave_layout", Field::Interleave},
-      {".swizzle_mode", Field::SwizzleMode},       {".swizzle_atomicity", Field::SwizzleAtomicity},
-      {".fill_mode", Field::FillMode}};
+std::optional<Field> fieldOf(Modifier modifier) {
+  static constexpr std::pair<Modifier, Field> kFields[] = {
+      {Modifier::GlobalAddress, Field::GlobalAddress},  {Modifier::Rank, Field::Rank},
+      {Modifier::BoxDim, Field::BoxDim},                {Modifier::GlobalDim, Field::GlobalDim},
+      {Modifier::GlobalStride, Field::GlobalStride},    {Modifier::ElementStride, Field::ElementStride},
+      {Modifier::Elemtype, Field::ElemType},            {Modifier::InterleaveLayout, Field::Interleave},
+      {Modifier::SwizzleMode, Field::SwizzleMode},      {Modifier::SwizzleAtomicity, Field::SwizzleAtomicity},
+      {Modifier::FillMode, Field::FillMode}};
   for (auto [name, field] : kFields) {
     if (modifier == name) return field;
   }
@@ -82,9 +82,19 @@ bool takesOrdinal(Field field) {
   return field == Field::BoxDim || field == Field::GlobalDim || field == Field::GlobalStride || field == Field::ElementStride;
 }
 
-constexpr std::array<std::string_view, 16> kElementTypes = {
-    ".u8", ".u16", ".u32", ".s32", ".u64", ".s64", ".f16", ".f32", ".f32.ftz", ".f64", ".bf16", ".tf32", ".tf32.ftz",
-    ".b4x16", ".b4x16_p64", ".b6x16_p32 or .b6p2x16"};
+// The element types `.elemtype` encodes, by value, as messages name them (`.b4x16` and
+// `.b6p2x16` are tensor-map types no instruction spells).
+const std::array<std::string_view, 16>& elementTypes() {
+  static const std::string f32Ftz = concat({spellingOf(Modifier::F32), spellingOf(Modifier::Ftz)});
+  static const std::string tf32Ftz = concat({spellingOf(Modifier::Tf32), spellingOf(Modifier::Ftz)});
+  static const std::string b6x16 = concat({spellingOf(Modifier::B6x16P32), " or .b6p2x16"});
+  static const std::array<std::string_view, 16> names = {
+      spellingOf(Modifier::U8),   spellingOf(Modifier::U16),  spellingOf(Modifier::U32), spellingOf(Modifier::S32),
+      spellingOf(Modifier::U64),  spellingOf(Modifier::S64),  spellingOf(Modifier::F16), spellingOf(Modifier::F32),
+      f32Ftz,                     spellingOf(Modifier::F64),  spellingOf(Modifier::Bf16), spellingOf(Modifier::Tf32),
+      tf32Ftz,                    ".b4x16",                   spellingOf(Modifier::B4x16P64), b6x16};
+  return names;
+}
 constexpr std::array<std::string_view, 3> kInterleaves = {"no interleave", "16B interleave", "32B interleave"};
 constexpr std::array<std::string_view, 5> kSwizzleModes = {"no swizzling", "32-byte", "64-byte", "128-byte", "96-byte"};
 constexpr std::array<std::string_view, 4> kAtomicities = {"16B", "32B", "32B with 8B flip", "64B"};
@@ -102,9 +112,10 @@ struct Replace {
 std::optional<Replace> replaceAt(const RuleContext& context, std::uint32_t index) {
   const Module& module = context.module;
   const InstructionSite& site = module.instructions[index];
-  if (site.inDamagedCode || context.textOf(site.opcode) != "tensormap") return std::nullopt;
-  std::vector<std::string_view> modifiers = swizzle::modifiersOf(context, site);
-  if (modifiers.size() < 3 || modifiers[0] != ".replace" || modifiers[1] != ".tile") return std::nullopt;
+  const InstructionFacts& facts = module.factsOf(site);
+  if (site.inDamagedCode || !facts.is(Family::Tensormap)) return std::nullopt;
+  const std::vector<Modifier>& modifiers = facts.modifiers;
+  if (modifiers.size() < 3 || modifiers[0] != Modifier::Replace || modifiers[1] != Modifier::Tile) return std::nullopt;
   std::optional<Field> field = fieldOf(modifiers[2]);
   if (!field) return std::nullopt;
   std::uint32_t expected = takesOrdinal(*field) ? 3 : 2;
@@ -157,7 +168,7 @@ std::string versionOf(const Module& module) {
 }
 
 void report(const RuleContext& context, const Replace& replace, std::string message, std::vector<RelatedInformation> related = {}) {
-  context.report("SWZ002", Category::Swizzle, replace.valueOperand->range, std::move(message), std::move(related));
+  context.report("SWZ002", replace.valueOperand->range, std::move(message), std::move(related));
 }
 
 // The checks of one value on its own.
@@ -167,12 +178,12 @@ void checkValue(const RuleContext& context, const Replace& replace) {
   std::string spelled = std::to_string(value);
   switch (replace.field) {
     case Field::ElemType:
-      if (value >= kElementTypes.size()) {
-        report(context, replace, concat({".elemtype value ", spelled, " is no element type; the encodings are ", listOf(kElementTypes.data(), kElementTypes.size())}));
+      if (value >= elementTypes().size()) {
+        report(context, replace, concat({".elemtype value ", spelled, " is no element type; the encodings are ", listOf(elementTypes().data(), elementTypes().size())}));
       } else if (value >= 13 && onlySm90a(context.module)) {
-        report(context, replace, concat({".elemtype value ", spelled, " (", kElementTypes[value], ") needs sm_100a, sm_110a, sm_120a or their families; the module targets sm_90a"}));
+        report(context, replace, concat({".elemtype value ", spelled, " (", elementTypes()[value], ") needs sm_100a, sm_110a, sm_120a or their families; the module targets sm_90a"}));
       } else if (value >= 13 && versionBelow(context.module, 8, 7)) {
-        report(context, replace, concat({".elemtype value ", spelled, " (", kElementTypes[value], ") needs PTX ISA 8.7; the module is ", versionOf(context.module)}));
+        report(context, replace, concat({".elemtype value ", spelled, " (", elementTypes()[value], ") needs PTX ISA 8.7; the module is ", versionOf(context.module)}));
       }
       break;
     case Field::Interleave:

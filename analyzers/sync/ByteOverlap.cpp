@@ -1,13 +1,12 @@
 #include "sync/ByteOverlap.h"
 
-#include "alignment/AddressAlignment.h"
 #include "flow/ThreadModel.h"
 
 namespace ptx::sync {
 
 std::optional<std::uint64_t> bulkCopyBytes(const RuleContext& context, std::uint32_t copy) {
   const InstructionSite& site = context.module.instructions[copy];
-  if (viewOf(context, site).has(".tensor")) return 16;
+  if (context.module.factsOf(site).has(Modifier::Tensor)) return 16;
   flow::FunctionFlow* flow = context.flows.flowOfInstruction(copy);
   if (flow == nullptr || site.operandCount < 3) return std::nullopt;
   return flow->valueOf(copy, context.module.operands[site.firstOperand + 2]).constantValue();

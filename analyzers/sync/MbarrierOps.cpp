@@ -1,18 +1,15 @@
 #include "sync/MbarrierOps.h"
 
-#include "alignment/AddressAlignment.h"
-
 namespace ptx::sync {
 
 std::optional<MbarrierOp> mbarrierOpOf(const RuleContext& context, const InstructionSite& site) {
   if (site.inDamagedCode || site.isCall || site.operandCount == 0) return std::nullopt;
   const Module& module = context.module;
-  std::string_view opcode = context.textOf(site.opcode);
+  const InstructionFacts& facts = module.factsOf(site);
   auto operand = [&](std::uint32_t k) -> const InstructionOperand& { return module.operands[site.firstOperand + k]; };
   auto isAddress = [&](std::uint32_t k) { return k < site.operandCount && operand(k).shape == OperandShape::Address; };
   MbarrierOp op;
-  if (opcode == "mbarrier") {
-    InstructionView view = viewOf(context, site);
+  if (facts.is(Family::Mbarrier)) {
     // The barrier is the first address operand.
     std::optional<std::uint32_t> at;
     for (std::uint32_t k = 0; k < site.operandCount && !at; ++k) {
@@ -24,45 +21,40 @@ std::optional<MbarrierOp> mbarrierOpOf(const RuleContext& context, const Instruc
       if (*at + n < site.operandCount) return site.firstOperand + *at + n;
       return std::nullopt;
     };
-    if (view.has(".init")) {
+    if (facts.has(Modifier::Init)) {
       op.action = MbarrierAction::Init;
-    } else if (view.has(".inval")) {
+    } else if (facts.has(Modifier::Inval)) {
       op.action = MbarrierAction::Inval;
-    } else if (view.has(".test_wait") || view.has(".try_wait")) {
+    } else if (facts.does(kMbarrierWait)) {
       op.action = MbarrierAction::Wait;
-      op.parity = view.has(".parity");
+      op.parity = facts.has(Modifier::Parity);
       op.waitOperand = after(1);
-    } else if (view.has(".arrive") || view.has(".arrive_drop")) {
+    } else if (facts.does(kMbarrierArrive)) {
       op.action = MbarrierAction::Arrive;
       op.arrives = true;
-      if (view.has(".expect_tx")) {
+      if (facts.does(kMbarrierExpectTx)) {
         op.expects = true;
         op.txCount = after(1);
       }
-    } else if (view.has(".expect_tx")) {
+    } else if (facts.does(kMbarrierExpectTx)) {
       op.action = MbarrierAction::ExpectTx;
       op.expects = true;
       op.txCount = after(1);
-    } else if (view.has(".complete_tx")) {
+    } else if (facts.has(Modifier::CompleteTx)) {
       op.action = MbarrierAction::CompleteTx;
       op.txCount = after(1);
     }
     return op;
   }
-  if (opcode != "cp") return std::nullopt;
-  InstructionView view = viewOf(context, site);
-  if (view.has(".mbarrier") && view.has(".arrive")) {  // cp.async.mbarrier.arrive{.noinc}.b64 [bar]
+  if (!facts.is(Family::Cp)) return std::nullopt;
+  if (facts.does(kMbarrierArrive)) {  // cp.async.mbarrier.arrive{.noinc}.b64 [bar]
     if (!isAddress(0)) return std::nullopt;
     op.action = MbarrierAction::Arrive;
     op.arrives = true;
     op.barrier = site.firstOperand;
     return op;
   }
-  bool completes = false;
-  for (std::string_view modifier : view.modifiers) {
-    if (modifier.starts_with(".mbarrier::complete_tx")) completes = true;
-  }
-  if (!view.has(".bulk") || !completes) return std::nullopt;
+  if (!facts.does(kCompletesOnMbarrier)) return std::nullopt;
   // [dst], [src or tensor map and coordinates]{, size}, [bar]{, ctaMask}{, policy}: the
   // barrier is the third address operand.
   std::uint32_t addresses = 0;
@@ -71,13 +63,13 @@ std::optional<MbarrierOp> mbarrierOpOf(const RuleContext& context, const Instruc
     if (addresses == 0) op.copyDestination = site.firstOperand + k;
     if (addresses == 2) {
       op.barrier = site.firstOperand + k;
-      if (!view.has(".tensor") && k == 3) op.copySize = site.firstOperand + 2;
+      if (!facts.has(Modifier::Tensor) && k == 3) op.copySize = site.firstOperand + 2;
     }
     ++addresses;
   }
   if (addresses < 3) return std::nullopt;
   op.action = MbarrierAction::CompleteTx;
-  op.multicast = view.hasPrefix(".multicast");
+  op.multicast = facts.hasAny({Modifier::MulticastCluster, Modifier::MulticastClusterAll});
   return op;
 }
 

@@ -2,8 +2,6 @@
 
 #include <vector>
 
-#include "alignment/AddressAlignment.h"
-
 namespace ptx::sync {
 
 std::set<SymbolId> sharedSymbolsFeeding(const RuleContext& context, flow::FunctionFlow& flow, std::uint32_t instruction,
@@ -11,7 +9,9 @@ std::set<SymbolId> sharedSymbolsFeeding(const RuleContext& context, flow::Functi
   const Module& module = context.module;
   std::set<SymbolId> symbols;
   auto isShared = [&](SymbolId symbol) {
-    return symbol != kNoSymbol && module.symbols[symbol].space.starts_with(".shared");
+    if (symbol == kNoSymbol) return false;
+    StateSpace space = module.symbols[symbol].stateSpace();
+    return space == StateSpace::Shared || space == StateSpace::SharedCluster;
   };
   std::vector<std::pair<std::uint32_t, InstructionOperand>> work{{instruction, operand}};
   std::set<std::uint32_t> seen;  // Definitions visited.
@@ -40,8 +40,9 @@ std::set<SymbolId> sharedSymbolsFeeding(const RuleContext& context, flow::Functi
       const flow::Definition& definition = flow.definitions()[d];
       const InstructionSite& site = module.instructions[definition.instruction];
       if (site.isCall) continue;
-      std::string_view opcode = context.textOf(site.opcode);
-      if (opcode == "ld" || opcode == "ldu" || opcode == "atom") continue;  // A loaded value: not followed.
+      const InstructionFacts& facts = module.factsOf(site);
+      // A loaded value: not followed.
+      if (facts.is(Family::Ld) || facts.is(Family::Ldu) || facts.is(Family::Atom)) continue;
       for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
         if (o == definition.operand) continue;
         work.push_back({definition.instruction, module.operands[o]});
@@ -54,8 +55,7 @@ std::set<SymbolId> sharedSymbolsFeeding(const RuleContext& context, flow::Functi
 std::vector<std::uint32_t> wgmmaDescriptorOperands(const RuleContext& context, const InstructionSite& site) {
   // wgmma.mma_async... d, a-desc | {a-regs}, b-desc, ...
   std::vector<std::uint32_t> descriptors;
-  if (context.textOf(site.opcode) != "wgmma" || site.operandCount < 3) return descriptors;
-  if (!viewOf(context, site).has(".mma_async")) return descriptors;
+  if (site.operandCount < 3 || !context.module.factsOf(site).does(kWarpgroupMma)) return descriptors;
   for (std::uint32_t k = 1; k <= 2; ++k) {
     const InstructionOperand& operand = context.module.operands[site.firstOperand + k];
     if (operand.shape == OperandShape::Register) descriptors.push_back(site.firstOperand + k);

@@ -34,7 +34,6 @@
 #include <vector>
 
 #include "RuleContext.h"
-#include "alignment/AddressAlignment.h"
 #include "flow/ThreadModel.h"
 #include "sync/BlockStates.h"
 
@@ -47,22 +46,17 @@ using Pending = sync::AsyncGroups<std::uint32_t>;
 enum class AsyncStep { None, Copy, Commit, WaitGroup, WaitAll };
 
 AsyncStep stepOf(const RuleContext& context, const InstructionSite& site) {
-  std::string_view opcode = context.textOf(site.opcode);
-  if (opcode == "mbarrier") {
-    InstructionView view = viewOf(context, site);
-    if (view.has(".try_wait") || view.has(".test_wait")) return AsyncStep::WaitAll;
-    return AsyncStep::None;
-  }
-  if (opcode != "cp") return AsyncStep::None;
-  InstructionView view = viewOf(context, site);
-  if (!view.has(".async") || view.has(".bulk")) return AsyncStep::None;
-  if (view.has(".commit_group")) return AsyncStep::Commit;
-  if (view.has(".wait_group")) return AsyncStep::WaitGroup;
-  if (view.has(".wait_all")) return AsyncStep::WaitAll;
-  if (view.has(".mbarrier")) return AsyncStep::None;  // cp.async.mbarrier.arrive
-  if ((view.has(".ca") || view.has(".cg")) && view.has(".shared") && site.operandCount >= 3) return AsyncStep::Copy;
-  if ((view.has(".ca") || view.has(".cg")) && view.has(".shared::cta") && site.operandCount >= 3)
+  const InstructionFacts& facts = context.module.factsOf(site);
+  // A wait on an mbarrier completes the copies that arrive on it, and the thread's others
+  // are not followed past it.
+  if (facts.does(kMbarrierWait)) return AsyncStep::WaitAll;
+  // The groups of cp.async; the bulk copies (cp.async.bulk) have groups of their own.
+  if (!facts.is(Family::Cp) || facts.has(Modifier::Bulk)) return AsyncStep::None;
+  if (facts.does(kCommitsGroup)) return AsyncStep::Commit;
+  if (facts.does(kWaitsForGroup)) return facts.has(Modifier::WaitAll) ? AsyncStep::WaitAll : AsyncStep::WaitGroup;
+  if (facts.does(kCompletesInAsyncGroup) && facts.space == StateSpace::Shared && site.operandCount >= 3) {
     return AsyncStep::Copy;
+  }
   return AsyncStep::None;
 }
 
@@ -142,10 +136,10 @@ void checkAsyncCopyReadBeforeWait(const RuleContext& context) {
     };
     auto visit = [&](std::uint32_t i, const Pending& state) {
       const InstructionSite& site = module.instructions[i];
-      if (state.empty() || context.textOf(site.opcode) != "ld" || site.operandCount < 2) return;
-      InstructionView view = viewOf(context, site);
-      auto size = accessSize(view);
-      if (!(view.has(".shared") || view.has(".shared::cta")) || !size) return;
+      const InstructionFacts& facts = module.factsOf(site);
+      if (state.empty() || !facts.is(Family::Ld) || site.operandCount < 2) return;
+      auto size = facts.accessBytes();
+      if (facts.space != StateSpace::Shared || !size) return;
       const InstructionOperand& address = module.operands[site.firstOperand + 1];
       for (std::uint32_t copy : state.pending()) {
         const InstructionSite& copySite = module.instructions[copy];
@@ -179,7 +173,7 @@ void checkAsyncCopyReadBeforeWait(const RuleContext& context) {
           other = concat({": ", witness->first, " reads what the copy of ", witness->second,
                           " writes, and a barrier does not wait for another thread's cp.async"});
         }
-        context.warn("SNC006", Category::Sync, site.statement,
+        context.report("SNC006", site.statement,
                      concat({"this load reads shared memory that a cp.async still in flight writes: no "
                              "cp.async.wait_group or wait_all covering its group comes first",
                              other}));

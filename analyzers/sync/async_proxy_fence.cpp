@@ -31,7 +31,6 @@
 #include <string>
 
 #include "RuleContext.h"
-#include "alignment/AddressAlignment.h"
 #include "sync/BlockStates.h"
 #include "sync/SharedOperands.h"
 
@@ -47,20 +46,13 @@ struct Written {
 
 // The shared-memory source operand of a bulk copy that reads shared memory, if this is one.
 std::optional<std::uint32_t> bulkSharedSource(const RuleContext& context, const InstructionSite& site) {
-  std::string_view opcode = context.textOf(site.opcode);
-  if (opcode != "cp" || site.operandCount < 2) return std::nullopt;
-  InstructionView view = viewOf(context, site);
-  if (!view.has(".bulk") || !view.has(".async") || view.has(".commit_group") || view.has(".wait_group") ||
-      view.has(".prefetch")) {
-    return std::nullopt;
-  }
+  const InstructionFacts& facts = context.module.factsOf(site);
+  if (!facts.is(Family::Cp) || site.operandCount < 2) return std::nullopt;
   // cp.async.bulk.global.shared::cta / cp.reduce.async.bulk.global.shared::cta: [dst], [src]
   // (tensor: [tensorMap, coords], [src]).
-  bool toGlobal = false, fromShared = false;
-  for (std::size_t k = 0; k + 1 < view.modifiers.size(); ++k) {
-    if (view.modifiers[k] == ".global" && view.modifiers[k + 1].starts_with(".shared")) toGlobal = fromShared = true;
-  }
-  if (!toGlobal || !fromShared) return std::nullopt;
+  bool copiesThroughAsyncProxy = facts.does(kAsyncProxy) && facts.does(kReadsMemory | kWritesMemory);
+  bool fromShared = facts.secondSpace == StateSpace::Shared || facts.secondSpace == StateSpace::SharedCluster;
+  if (!copiesThroughAsyncProxy || facts.space != StateSpace::Global || !fromShared) return std::nullopt;
   return site.firstOperand + 1;
 }
 
@@ -82,19 +74,17 @@ void checkAsyncProxyFence(const RuleContext& context) {
         sync::Paths::Every, flow.blocks(),
         [&](std::uint32_t i, Written& state) {
           const InstructionSite& site = module.instructions[i];
-          std::string_view opcode = context.textOf(site.opcode);
+          const InstructionFacts& facts = module.factsOf(site);
           if (site.isCall) {
             state.symbols.clear();
             return;
           }
-          if (opcode == "fence" || opcode == "membar") {
-            InstructionView view = viewOf(context, site);
-            if (view.hasPrefix(".proxy")) state.symbols.clear();
+          if (facts.does(kProxyFence)) {
+            state.symbols.clear();
             return;
           }
-          if ((opcode == "st" || opcode == "stmatrix") && site.operandCount >= 2) {
-            InstructionView view = viewOf(context, site);
-            if (view.has(".shared") || view.has(".shared::cta")) {
+          if ((facts.is(Family::St) || facts.is(Family::Stmatrix)) && site.operandCount >= 2) {
+            if (facts.space == StateSpace::Shared) {
               SymbolId symbol = symbolOf(i, module.operands[site.firstOperand]);
               if (symbol != kNoSymbol) state.symbols.insert(symbol);
             }
@@ -105,7 +95,7 @@ void checkAsyncProxyFence(const RuleContext& context) {
           for (std::uint32_t descriptor : sync::wgmmaDescriptorOperands(context, module.instructions[i])) {
             for (SymbolId symbol : sync::sharedSymbolsFeeding(context, flow, i, module.operands[descriptor])) {
               if (!before.symbols.contains(symbol)) continue;
-              context.warn("SNC004", Category::Sync, module.instructions[i].statement,
+              context.report("SNC004", module.instructions[i].statement,
                            concat({"this wgmma reads '", module.symbols[symbol].name,
                                    "' through the async proxy, but ordinary stores wrote it with no "
                                    "fence.proxy.async since: the MMA may read stale values"}));
@@ -116,7 +106,7 @@ void checkAsyncProxyFence(const RuleContext& context) {
           if (!source || before.symbols.empty()) return;
           SymbolId symbol = symbolOf(i, module.operands[*source]);
           if (symbol == kNoSymbol || !before.symbols.contains(symbol)) return;
-          context.warn("SNC004", Category::Sync, module.instructions[i].statement,
+          context.report("SNC004", module.instructions[i].statement,
                        concat({"this bulk copy reads '", module.symbols[symbol].name,
                                "' through the async proxy, but ordinary stores wrote it with no fence.proxy.async "
                                "since: the copy may send stale bytes"}));

@@ -88,13 +88,13 @@ void checkBulkReadBeforeWait(const RuleContext& context) {
     auto accessedSymbols = [&](std::uint32_t i) {
       std::set<SymbolId> symbols;
       const InstructionSite& site = module.instructions[i];
-      std::string_view opcode = context.textOf(site.opcode);
+      const InstructionFacts& facts = module.factsOf(site);
       if (auto access = memoryAccessOf(context, site)) {
-        if (opcode == "ld" || opcode == "ldu" || opcode == "st") {
+        if (!facts.does(kAtomic)) {
           SymbolId symbol = symbolAt(i, site.firstOperand + access->addressIndex);
           if (symbol != kNoSymbol) symbols.insert(symbol);
         }
-      } else if (opcode == "ldmatrix" && site.operandCount >= 2) {
+      } else if (facts.is(Family::Ldmatrix) && site.operandCount >= 2) {
         SymbolId symbol = symbolAt(i, site.firstOperand + 1);
         if (symbol != kNoSymbol) symbols.insert(symbol);
       } else {
@@ -111,7 +111,7 @@ void checkBulkReadBeforeWait(const RuleContext& context) {
       const InstructionSite& site = module.instructions[i];
       auto access = memoryAccessOf(context, site);
       if (!access) return true;
-      auto size = accessSize(access->view);
+      auto size = access->facts.accessBytes();
       auto op = sync::mbarrierOpOf(context, module.instructions[copy]);
       auto copySize = sync::bulkCopyBytes(context, copy);
       if (!size || !op || !op->copyDestination || !copySize) return false;
@@ -148,12 +148,11 @@ void checkBulkReadBeforeWait(const RuleContext& context) {
             if (!loadOrStoreHits(copy.copy, i)) continue;
             reported[i - function.firstInstruction] = true;
             context.report(
-                "SNC013", Category::Sync, module.instructions[i].statement,
+                "SNC013", module.instructions[i].statement,
                 concat({"'", module.symbols[copy.destination].name,
                         "' is accessed here while a bulk copy into it may still be in flight: no wait on '",
                         module.symbols[copy.barrier].name, "', the barrier the copy completes on, comes between them"}),
                 {{module.instructions[copy.copy].statement, "the bulk copy"}});
-            context.out.back().severity = Severity::Warning;
             return;
           }
         });

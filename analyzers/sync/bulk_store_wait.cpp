@@ -29,7 +29,6 @@
 #include <vector>
 
 #include "RuleContext.h"
-#include "alignment/AddressAlignment.h"
 #include "flow/ThreadModel.h"
 #include "sync/BlockStates.h"
 #include "sync/ByteOverlap.h"
@@ -43,15 +42,15 @@ using InFlight = sync::AsyncGroups<std::uint32_t>;
 enum class BulkStep { None, Copy, Commit, Wait };
 
 BulkStep stepOf(const RuleContext& context, const InstructionSite& site) {
-  if (context.textOf(site.opcode) != "cp") return BulkStep::None;
-  InstructionView view = viewOf(context, site);
-  if (!view.has(".bulk") || !view.has(".async")) return BulkStep::None;
-  if (view.has(".commit_group")) return BulkStep::Commit;
-  if (view.has(".wait_group")) return BulkStep::Wait;
-  if (!view.has(".bulk_group")) return BulkStep::None;  // Completes through an mbarrier instead.
-  for (std::size_t k = 0; k + 1 < view.modifiers.size(); ++k) {
-    if (view.modifiers[k] == ".global" && view.modifiers[k + 1].starts_with(".shared")) return BulkStep::Copy;
-  }
+  const InstructionFacts& facts = context.module.factsOf(site);
+  // The groups of the bulk copies (cp.async.bulk); cp.async has groups of its own.
+  if (!facts.is(Family::Cp) || !facts.has(Modifier::Bulk)) return BulkStep::None;
+  if (facts.does(kCommitsGroup)) return BulkStep::Commit;
+  if (facts.does(kWaitsForGroup)) return BulkStep::Wait;
+  // A copy from shared memory to global memory; one that completes through an mbarrier
+  // instead is not in a group.
+  bool fromShared = facts.secondSpace == StateSpace::Shared || facts.secondSpace == StateSpace::SharedCluster;
+  if (facts.does(kCompletesInBulkGroup) && facts.space == StateSpace::Global && fromShared) return BulkStep::Copy;
   return BulkStep::None;
 }
 
@@ -61,7 +60,7 @@ BulkStep stepOf(const RuleContext& context, const InstructionSite& site) {
 bool provablyOverlaps(const RuleContext& context, std::size_t function, std::uint32_t copy, std::uint32_t store) {
   const Module& module = context.module;
   const InstructionSite& storeSite = module.instructions[store];
-  auto storeSize = accessSize(viewOf(context, storeSite));
+  auto storeSize = module.factsOf(storeSite).accessBytes();
   auto copySize = sync::bulkCopyBytes(context, copy);
   if (!storeSize || !copySize) return false;
   return sync::provablyOverlap(context, function,
@@ -122,7 +121,7 @@ void checkBulkStoreWait(const RuleContext& context) {
     auto report = [&](std::uint32_t at, std::string message, std::uint32_t copy) {
       if (reported[at - function.firstInstruction]) return;
       reported[at - function.firstInstruction] = true;
-      context.warn("SNC007", Category::Sync, module.instructions[at].statement, std::move(message));
+      context.report("SNC007", module.instructions[at].statement, std::move(message));
       if (copy != at) context.out.back().related.push_back({module.instructions[copy].statement, "the bulk copy"});
     };
     sync::forPathStates<InFlight>(
@@ -149,9 +148,9 @@ void checkBulkStoreWait(const RuleContext& context) {
         [&](std::uint32_t i, const InFlight& before) {
           if (before.empty()) return;
           const InstructionSite& site = module.instructions[i];
-          std::string_view opcode = context.textOf(site.opcode);
+          const InstructionFacts& facts = module.factsOf(site);
           std::vector<std::uint32_t> pending = before.pending();
-          if ((opcode == "ret" || opcode == "exit") && !site.isGuarded() && function.symbol < module.symbols.size() &&
+          if (facts.does(kReturn | kExit) && !site.isGuarded() && function.symbol < module.symbols.size() &&
               module.symbols[function.symbol].isEntry) {
             for (std::uint32_t copy : pending) {
               if (waitedByIssuingThreads(context, f, copy)) continue;
@@ -162,9 +161,7 @@ void checkBulkStoreWait(const RuleContext& context) {
             }
             return;
           }
-          if (opcode != "st" || site.operandCount < 2) return;
-          InstructionView view = viewOf(context, site);
-          if (!view.has(".shared") && !view.has(".shared::cta")) return;
+          if (!facts.is(Family::St) || site.operandCount < 2 || facts.space != StateSpace::Shared) return;
           SymbolId written = flow.addressOf(i, module.operands[site.firstOperand]).base;
           if (written == kNoSymbol) return;
           for (std::uint32_t copy : pending) {

@@ -36,30 +36,19 @@
 #include <string>
 
 #include "RuleContext.h"
-#include "alignment/AddressAlignment.h"
 #include "flow/ThreadModel.h"
 
 namespace ptx {
 namespace {
 
+// A CTA barrier that waits for all the threads of the CTA.
 bool isCtaBarrier(const RuleContext& context, const InstructionSite& site) {
-  std::string_view opcode = context.textOf(site.opcode);
-  if (opcode != "bar" && opcode != "barrier") return false;
-  bool waits = false;
-  for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
-    std::string_view modifier = context.textOf(context.module.modifiers[m]);
-    if (modifier == ".warp" || modifier == ".cluster" || modifier == ".arrive") return false;
-    if (modifier == ".sync" || modifier == ".red") waits = true;
-  }
-  if (!waits) return false;
+  const InstructionFacts& facts = context.module.factsOf(site);
+  if (!facts.does(kCtaBarrier)) return false;
   // With a thread count (`bar.sync 1, 64`) only that many threads take part: named barriers
-  // for warp-specialized code, divergent on purpose.
-  std::uint32_t operands = site.operandCount;
-  bool reduction = false;
-  for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
-    if (context.textOf(context.module.modifiers[m]) == ".red") reduction = true;
-  }
-  return reduction ? operands <= 3 : operands <= 1;
+  // for warp-specialized code, divergent on purpose. A reduction (`bar.red.popc.u32 d, a,
+  // {b,} p`) has a destination and a predicate besides.
+  return facts.has(Modifier::Red) ? site.operandCount <= 3 : site.operandCount <= 1;
 }
 
 constexpr std::uint64_t kSeeds[] = {0x4242, 0x1717};
@@ -68,7 +57,7 @@ constexpr std::uint64_t kSeeds[] = {0x4242, 0x1717};
 struct Comparison {
   std::uint32_t instruction = 0;
   std::uint32_t left = 0, right = 0;  // Operand indices.
-  std::string_view relation;          // ".lt", ".ge", ...
+  Modifier relation = Modifier::Unknown;  // Lt, Ge, ...
 };
 
 std::optional<Comparison> comparisonOf(const RuleContext& context, flow::FunctionFlow& flow, std::uint32_t branch) {
@@ -81,19 +70,21 @@ std::optional<Comparison> comparisonOf(const RuleContext& context, flow::Functio
   if (definitions.size() != 1) return std::nullopt;
   std::uint32_t setp = flow.definitions()[definitions[0]].instruction;
   const InstructionSite& site = module.instructions[setp];
-  if (context.textOf(site.opcode) != "setp" || site.operandCount != 3 || flow.guardRegisterOf(site)) {
-    return std::nullopt;
-  }
-  Comparison comparison{setp, site.firstOperand + 1, site.firstOperand + 2, {}};
-  for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
-    std::string_view modifier = context.textOf(module.modifiers[m]);
-    if (modifier == ".eq" || modifier == ".ne" || modifier == ".lt" || modifier == ".le" || modifier == ".gt" ||
-        modifier == ".ge" || modifier == ".lo" || modifier == ".ls" || modifier == ".hi" || modifier == ".hs") {
-      comparison.relation = modifier;
+  const InstructionFacts& facts = module.factsOf(site);
+  if (!facts.is(Family::Setp) || site.operandCount != 3 || flow.guardRegisterOf(site)) return std::nullopt;
+  if (facts.isFloatType() || facts.has(Modifier::Ftz)) return std::nullopt;  // Floating point: NaN and such.
+  Comparison comparison{setp, site.firstOperand + 1, site.firstOperand + 2, Modifier::Unknown};
+  for (Modifier modifier : facts.modifiers) {
+    switch (modifier) {
+      case Modifier::Eq: case Modifier::Ne: case Modifier::Lt: case Modifier::Le: case Modifier::Gt:
+      case Modifier::Ge: case Modifier::Lo: case Modifier::Ls: case Modifier::Hi: case Modifier::Hs:
+        comparison.relation = modifier;
+        break;
+      default:
+        break;
     }
-    if (modifier.starts_with(".f")) return std::nullopt;  // Floating point: NaN and such.
   }
-  if (comparison.relation.empty()) return std::nullopt;
+  if (comparison.relation == Modifier::Unknown) return std::nullopt;
   return comparison;
 }
 
@@ -113,13 +104,11 @@ bool loadedPerThread(const RuleContext& context, flow::FunctionFlow& flow, flow:
   const flow::Definition& definition = flow.definitions()[definitions[0]];
   const InstructionSite& site = module.instructions[definition.instruction];
   if (site.isCall || flow.guardRegisterOf(site) || definition.operand != site.firstOperand) return false;
-  std::string_view opcode = context.textOf(site.opcode);
-  if (opcode == "ld") {
-    InstructionView view = viewOf(context, site);
-    if (view.has(".shared") || view.has(".shared::cta") || view.has(".shared::cluster") || view.has(".local") ||
-        view.has(".param") || view.has(".const") || view.has(".volatile") || site.operandCount != 2) {
-      return false;
-    }
+  const InstructionFacts& facts = module.factsOf(site);
+  if (facts.is(Family::Ld)) {
+    // Global or generic memory, which input data fills; not a volatile load (a flag).
+    bool fromInput = facts.space == StateSpace::Global || facts.space == StateSpace::None;
+    if (!fromInput || facts.semantics == Semantics::Volatile || site.operandCount != 2) return false;
     const InstructionOperand& address = module.operands[site.firstOperand + 1];
     for (std::uint64_t seed : kSeeds) {
       flow::ThreadCoordinates a, b;
@@ -130,8 +119,9 @@ bool loadedPerThread(const RuleContext& context, flow::FunctionFlow& flow, flow:
     }
     return true;
   }
-  if (opcode != "mov" && opcode != "cvt" && opcode != "and" && opcode != "shr" && opcode != "add" &&
-      opcode != "sub" && opcode != "rem") {
+  bool masks = facts.is(Family::And), divides = facts.is(Family::Rem);
+  if (!facts.is(Family::Mov) && !facts.is(Family::Cvt) && !masks && !facts.is(Family::Shr) && !facts.is(Family::Add) &&
+      !facts.is(Family::Sub) && !divides) {
     return false;
   }
   // One source loaded per thread, the others uniform and, for a mask, not zero.
@@ -140,8 +130,8 @@ bool loadedPerThread(const RuleContext& context, flow::FunctionFlow& flow, flow:
     const InstructionOperand& source = module.operands[o];
     if (model.divergenceOf(definition.instruction, source) == 0) {
       auto constant = flow.valueOf(definition.instruction, source).constantValue();
-      if (constant && *constant == 0 && (opcode == "and" || opcode == "rem")) return false;
-      if (opcode == "rem" && o == site.firstOperand + 1) return false;  // A uniform divided by the word.
+      if (constant && *constant == 0 && (masks || divides)) return false;
+      if (divides && o == site.firstOperand + 1) return false;  // A uniform divided by the word.
       continue;
     }
     if (loaded) return false;
@@ -191,9 +181,9 @@ bool strideLoopSplits(const RuleContext& context, flow::FunctionFlow& flow, flow
                                                                            : blocks[latchBlock].successors[0];
   bool takenLoops = target == loop->head;
   bool holdsLoops = takenLoops != branchSite.guardNegated;  // The comparison holding stays in the loop.
-  std::string_view relation = comparison->relation;
-  bool less = relation == ".lt" || relation == ".lo";
-  bool greaterEqual = relation == ".ge" || relation == ".hs";
+  Modifier relation = comparison->relation;
+  bool less = relation == Modifier::Lt || relation == Modifier::Lo;
+  bool greaterEqual = relation == Modifier::Ge || relation == Modifier::Hs;
   // i < bound stays in the loop (or i >= bound leaves it), i on the left.
   if (!((less && holdsLoops) || (greaterEqual && !holdsLoops))) return false;
   const InstructionOperand& induction = module.operands[comparison->left];
@@ -207,7 +197,7 @@ bool strideLoopSplits(const RuleContext& context, flow::FunctionFlow& flow, flow
   if (definitions.size() != 1) return false;
   std::uint32_t add = flow.definitions()[definitions[0]].instruction;
   const InstructionSite& addSite = module.instructions[add];
-  if (context.textOf(addSite.opcode) != "add" || addSite.operandCount != 3 || flow.guardRegisterOf(addSite) ||
+  if (!module.factsOf(addSite).is(Family::Add) || addSite.operandCount != 3 || flow.guardRegisterOf(addSite) ||
       !loop->body[flow.blockOf(add)]) {
     return false;
   }
@@ -325,8 +315,7 @@ void checkDivergentBarrier(const RuleContext& context) {
           for (std::uint32_t c = 0; c < blocks.size() && !skippersWork; ++c) {
             if (!onward[c]) continue;
             for (std::uint32_t i = blocks[c].first; i < blocks[c].end; ++i) {
-              std::string_view opcode = context.textOf(module.instructions[i].opcode);
-              if (opcode != "bra" && opcode != "ret" && opcode != "exit") skippersWork = true;
+              if (!module.factsOf(i).does(kBranch | kReturn | kExit)) skippersWork = true;
             }
           }
         }
@@ -347,7 +336,7 @@ void checkDivergentBarrier(const RuleContext& context) {
               ? "the loop's trip count depends on the thread (its start does, and its bound is not known to be a "
                 "multiple of its step), and threads that leave it early do not reach the barrier again"
               : "the branch here depends on the thread, and threads that take the other way do not reach it";
-      context.warn("SNC001", Category::Sync, site.statement,
+      context.report("SNC001", site.statement,
                    concat({"barrier in divergent code: only some threads of the CTA may reach this '",
                            context.textOf(site.opcode), "': ", where}));
       context.out.back().related.push_back({branch.statement, "the thread-dependent branch"});

@@ -42,9 +42,9 @@ void checkDsmemExitWithoutClusterBarrier(const RuleContext& context) {
     std::vector<std::uint32_t> exits;
     bool anyMapa = false;
     for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
-      std::string_view opcode = context.textOf(module.instructions[i].opcode);
-      anyMapa = anyMapa || opcode == "mapa";
-      if (opcode == "ret" || opcode == "exit") exits.push_back(i);
+      const InstructionFacts& facts = module.factsOf(i);
+      anyMapa = anyMapa || facts.is(Family::Mapa);
+      if (facts.does(kReturn | kExit)) exits.push_back(i);
     }
     if (!anyMapa || exits.empty()) continue;
     flow::ThreadModel& model = context.flows.threadsOfFunction(f);
@@ -52,12 +52,11 @@ void checkDsmemExitWithoutClusterBarrier(const RuleContext& context) {
       if (access.mapa == UINT32_MAX) continue;
       for (std::uint32_t exit : exits) {
         if (!model.reachableWithout(access.instruction, exit, flow::BarrierKind::Cluster)) continue;
-        context.report("SNC015", Category::Sync, module.instructions[access.instruction].statement,
+        context.report("SNC015", module.instructions[access.instruction].statement,
                        "this access reaches into another CTA's shared memory, and the kernel can exit after it with "
                        "no cluster barrier between: the other CTA may already have exited, and its shared memory "
                        "with it; add barrier.cluster.arrive and barrier.cluster.wait (cluster.sync()) before the exit",
                        {{module.instructions[exit].statement, "the exit"}});
-        context.out.back().severity = Severity::Warning;
         break;
       }
     }

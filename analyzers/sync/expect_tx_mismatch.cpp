@@ -30,7 +30,6 @@
 #include <vector>
 
 #include "RuleContext.h"
-#include "alignment/AddressAlignment.h"
 #include "flow/ThreadModel.h"
 #include "sync/BlockStates.h"
 #include "sync/MbarrierOps.h"
@@ -76,9 +75,9 @@ void checkExpectTxMismatch(const RuleContext& context) {
       auto op = sync::mbarrierOpOf(context, site);
       if (op && op->expects) expects = true;
       if (op && op->multicast) crossCta = true;
-      std::string_view opcode = context.textOf(site.opcode);
-      if (opcode == "mapa" || (opcode == "barrier" && viewOf(context, site).has(".cluster"))) crossCta = true;
-      if (op && viewOf(context, site).has(".shared::cluster") && op->action != sync::MbarrierAction::CompleteTx) {
+      const InstructionFacts& facts = module.factsOf(site);
+      if (facts.is(Family::Mapa) || facts.does(kClusterBarrier)) crossCta = true;
+      if (op && facts.space == StateSpace::SharedCluster && op->action != sync::MbarrierAction::CompleteTx) {
         crossCta = true;  // An mbarrier operation on a peer CTA's barrier.
       }
     }
@@ -162,14 +161,13 @@ void checkExpectTxMismatch(const RuleContext& context) {
           reported[ledger.firstExpect - function.firstInstruction] = true;
           bool tooMany = ledger.expected > ledger.copied;
           context.report(
-              "SNC009", Category::Sync, module.instructions[ledger.firstExpect].statement,
+              "SNC009", module.instructions[ledger.firstExpect].statement,
               concat({"'", module.symbols[barrier].name, "' is told to expect ", std::to_string(ledger.expected),
                       " bytes, but the copies completing on it before this wait bring ", std::to_string(ledger.copied),
                       ": ",
                       tooMany ? "the phase never completes and the wait spins forever"
                               : "the phase can complete while bytes are still arriving"}),
               {{module.instructions[i].statement, "the wait"}});
-          context.out.back().severity = Severity::Warning;
         });
   }
 }

@@ -35,7 +35,6 @@
 #include <string>
 
 #include "RuleContext.h"
-#include "alignment/AddressAlignment.h"
 #include "flow/ThreadModel.h"
 #include "sync/BlockStates.h"
 #include "sync/MbarrierOps.h"
@@ -83,19 +82,18 @@ void checkMbarrierInitVisibility(const RuleContext& context) {
         sync::Paths::Some, flow.blocks(),
         [&](std::uint32_t i, Initialized& state) {
           const InstructionSite& site = module.instructions[i];
-          std::string_view opcode = context.textOf(site.opcode);
+          const InstructionFacts& facts = module.factsOf(site);
           if (site.isCall) {
             state = Initialized{};
             return;
           }
-          if (opcode == "bar" || opcode == "barrier") {
-            InstructionView view = viewOf(context, site);
-            if (!view.has(".warp") && !view.has(".arrive")) state.unsynchronized.clear();
+          // A barrier that waits: a CTA barrier, or the wait of a cluster barrier.
+          if (facts.does(kCtaBarrier) || (facts.does(kClusterBarrier) && !facts.has(Modifier::Arrive))) {
+            state.unsynchronized.clear();
             return;
           }
-          if (opcode == "fence") {
-            InstructionView view = viewOf(context, site);
-            if (view.has(".mbarrier_init") || view.hasPrefix(".proxy")) state.unfenced.clear();
+          if (facts.is(Family::Fence)) {
+            if (facts.has(Modifier::MbarrierInit) || facts.does(kProxyFence)) state.unfenced.clear();
             return;
           }
           auto op = sync::mbarrierOpOf(context, site);
@@ -121,16 +119,16 @@ void checkMbarrierInitVisibility(const RuleContext& context) {
           // ordered after the initialisation (docs/races.md, "SNC005 and the async proxy");
           // a multicast copy completes on the barriers of other CTAs of the cluster, which
           // only fence.mbarrier_init.release.cluster publishes.
-          bool reachesOtherCtas = completesAsync && viewOf(context, site).hasPrefix(".multicast");
+          bool reachesOtherCtas = completesAsync && op->multicast;
           if (reachesOtherCtas && before.unfenced.contains(symbol)) {
             reported[i - function.firstInstruction] = true;
-            context.warn("SNC005", Category::Sync, site.statement,
+            context.report("SNC005", site.statement,
                          concat({"this asynchronous copy completes on '", name,
                                  "' in every CTA of the multicast, but no fence.mbarrier_init.release.cluster has "
                                  "published this CTA's initialisation of it to the cluster"}));
           } else if (!completesAsync && before.unsynchronized.contains(symbol) && !forSomeThreads(i)) {
             reported[i - function.firstInstruction] = true;
-            context.warn("SNC005", Category::Sync, site.statement,
+            context.report("SNC005", site.statement,
                          concat({"other threads use '", name,
                                  "' here, but only some threads initialised it and no barrier since orders them "
                                  "after the initialisation"}));

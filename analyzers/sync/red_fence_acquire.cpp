@@ -25,9 +25,19 @@
 #include <string>
 
 #include "RuleContext.h"
-#include "alignment/AddressAlignment.h"
 
 namespace ptx {
+namespace {
+
+constexpr Effects kAnyBarrier = kCtaBarrier | kBarrierArrive | kClusterBarrier | kWarpBarrier;
+
+// A load, store or atomic of one address (not a copy or a matrix access).
+bool isPlainAccess(const InstructionFacts& facts) {
+  return facts.is(Family::Ld) || facts.is(Family::Ldu) || facts.is(Family::Atom) || facts.is(Family::St) ||
+         facts.is(Family::Red);
+}
+
+}  // namespace
 
 void checkRedFenceAcquire(const RuleContext& context) {
   const Module& module = context.module;
@@ -37,24 +47,21 @@ void checkRedFenceAcquire(const RuleContext& context) {
     std::uint32_t end = function.firstInstruction + function.instructionCount;
     for (std::uint32_t i = function.firstInstruction; i < end; ++i) {
       const InstructionSite& red = module.instructions[i];
-      if (red.inDamagedCode || context.textOf(red.opcode) != "red") continue;
+      if (red.inDamagedCode || !module.factsOf(red).is(Family::Red)) continue;
       // The next memory instruction or fence after the red, in the same straight line.
       std::uint32_t fence = UINT32_MAX;
       for (std::uint32_t j = i + 1; j < end; ++j) {
         const InstructionSite& next = module.instructions[j];
-        std::string_view opcode = context.textOf(next.opcode);
-        if (next.isCall || opcode == "bra" || opcode == "ret" || opcode == "exit" || opcode == "bar" ||
-            opcode == "barrier" || opcode == "ld" || opcode == "ldu" || opcode == "atom" || opcode == "st" ||
-            opcode == "red") {
-          break;
-        }
-        if (opcode == "membar") {
+        const InstructionFacts& facts = module.factsOf(next);
+        if (next.isCall || facts.does(kBranch | kReturn | kExit | kAnyBarrier) || isPlainAccess(facts)) break;
+        if (facts.is(Family::Membar)) {
           fence = j;
           break;
         }
-        if (opcode == "fence") {
-          InstructionView view = viewOf(context, next);
-          if (view.has(".acquire") || view.has(".acq_rel") || view.has(".sc")) fence = j;
+        if (facts.is(Family::Fence)) {
+          Semantics semantics = facts.semantics;
+          bool acquires = semantics == Semantics::Acquire || semantics == Semantics::AcqRel || semantics == Semantics::Sc;
+          if (acquires) fence = j;
           break;
         }
       }
@@ -63,23 +70,23 @@ void checkRedFenceAcquire(const RuleContext& context) {
       bool loadsAfter = false;
       for (std::uint32_t j = fence + 1; j < end && !loadsAfter; ++j) {
         const InstructionSite& next = module.instructions[j];
-        std::string_view opcode = context.textOf(next.opcode);
-        if (next.isCall || opcode == "bar" || opcode == "barrier" || opcode == "atom" || opcode == "fence" ||
-            opcode == "membar" || opcode == "ret" || opcode == "exit") {
+        const InstructionFacts& facts = module.factsOf(next);
+        if (next.isCall || facts.does(kReturn | kExit | kAnyBarrier) || facts.is(Family::Atom) ||
+            facts.is(Family::Fence) || facts.is(Family::Membar)) {
           break;
         }
-        if (opcode == "ld") {
-          InstructionView view = viewOf(context, next);
-          if (view.has(".global") && !view.has(".acquire") && !view.has(".relaxed") && !view.has(".volatile")) {
+        if (facts.is(Family::Ld)) {
+          bool weak = facts.semantics == Semantics::None;  // Not .acquire, .relaxed or .volatile.
+          if (weak && facts.space == StateSpace::Global) {
             loadsAfter = true;
-          } else if (view.has(".acquire") || view.has(".relaxed") || view.has(".volatile")) {
+          } else if (!weak) {
             break;
           }
         }
       }
       if (!loadsAfter) continue;
       const InstructionSite& site = module.instructions[fence];
-      context.warn("SNC012", Category::Sync, site.statement,
+      context.report("SNC012", site.statement,
                    "this fence follows a 'red', which reads nothing back: it is not an acquire, and the loads after it "
                    "are not ordered after other threads' writes (use an atom that returns a value, or ld.acquire)");
       context.out.back().related.push_back({red.statement, "the reduction"});

@@ -50,11 +50,10 @@ enum class FenceScope { None, Cta, Wider };
 // The scope of a memory fence (membar, fence.sc/acq_rel); proxy and mbarrier_init fences,
 // which order something else, are None.
 FenceScope fenceScopeOf(const RuleContext& context, const InstructionSite& site) {
-  std::string_view opcode = context.textOf(site.opcode);
-  if (opcode != "membar" && opcode != "fence") return FenceScope::None;
-  InstructionView view = viewOf(context, site);
-  if (view.hasPrefix(".proxy") || view.has(".mbarrier_init") || view.hasPrefix(".op_restrict")) return FenceScope::None;
-  return view.has(".cta") ? FenceScope::Cta : FenceScope::Wider;
+  const InstructionFacts& facts = context.module.factsOf(site);
+  if (!facts.is(Family::Membar) && !facts.is(Family::Fence)) return FenceScope::None;
+  if (facts.does(kProxyFence) || facts.has(Modifier::MbarrierInit)) return FenceScope::None;
+  return facts.scope == MemoryScope::Cta ? FenceScope::Cta : FenceScope::Wider;
 }
 
 // A CTA-scoped fence that orders ordinary global stores before an access other CTAs reach.
@@ -68,9 +67,10 @@ void checkCtaFences(const RuleContext& context, std::size_t f, const std::vector
     if (scope == FenceScope::Wider || site.isCall)
       return;  // A wider fence (or a callee's) may be the one that publishes.
     if (scope == FenceScope::Cta) fences.push_back(i);
-    auto access = memoryAccessOf(context, site);
-    if (access && context.textOf(site.opcode) == "st" && access->view.has(".global") &&
-        !access->view.has(".volatile") && !access->view.has(".relaxed") && !access->view.has(".release")) {
+    // An ordinary (weak) store to global memory.
+    const InstructionFacts& facts = module.factsOf(site);
+    if (memoryAccessOf(context, site) && facts.is(Family::St) && facts.space == StateSpace::Global &&
+        facts.semantics == Semantics::None) {
       stores.push_back(i);
     }
   }
@@ -80,8 +80,8 @@ void checkCtaFences(const RuleContext& context, std::size_t f, const std::vector
   std::vector<races::Access> publishing;
   for (const races::Access& access : synchronizing) {
     if (!access.writes || access.ctaScope) continue;
-    InstructionView view = viewOf(context, module.instructions[access.instruction]);
-    if (view.has(".release") || view.has(".acq_rel")) continue;
+    Semantics semantics = module.factsOf(access.instruction).semantics;
+    if (semantics == Semantics::Release || semantics == Semantics::AcqRel) continue;
     publishing.push_back(access);
   }
   if (publishing.empty()) return;
@@ -100,12 +100,11 @@ void checkCtaFences(const RuleContext& context, std::size_t f, const std::vector
     if (!afterStore) continue;
     for (std::uint32_t access : shared) {
       if (!model.reachableWithout(fence, access, flow::BarrierKind::None)) continue;
-      context.report("SNC011", Category::Sync, module.instructions[fence].statement,
+      context.report("SNC011", module.instructions[fence].statement,
                      "this fence has CTA scope, but the stores before it are published to other CTAs through an "
                      "access they also reach: a CTA-scoped fence does not order the stores for them; use membar.gl "
                      "(__threadfence()) or fence.acq_rel.gpu",
                      {{module.instructions[access].statement, "the access other CTAs reach"}});
-      context.out.back().severity = Severity::Warning;
       break;
     }
   }
@@ -119,16 +118,12 @@ void checkScopeTooNarrow(const RuleContext& context) {
     const FunctionInfo& function = module.functions[f];
     if (!hasAnalyzableBody(function)) continue;
     if (!module.symbols[function.symbol].isEntry) continue;
-    // Nothing to check unless some instruction spells `.cta` (a scope): a quick scan first.
-    bool spellsCta = false;
-    for (std::uint32_t i = function.firstInstruction;
-         i < function.firstInstruction + function.instructionCount && !spellsCta; ++i) {
-      const InstructionSite& site = module.instructions[i];
-      for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount && !spellsCta; ++m) {
-        spellsCta = context.textOf(module.modifiers[m]) == ".cta";
-      }
+    // Nothing to check unless some instruction has CTA scope: a quick scan first.
+    if (!anyInstructionOf(module, function, [&](const InstructionSite& site) {
+          return module.factsOf(site).scope == MemoryScope::Cta;
+        })) {
+      continue;
     }
-    if (!spellsCta) continue;
     std::vector<races::Access> accesses = races::accessesOf(context, f, races::Space::Global);
     bool anyNarrow = false, anyCtaFence = false;
     for (const races::Access& access : accesses) anyNarrow = anyNarrow || access.ctaScope;
@@ -155,13 +150,12 @@ void checkScopeTooNarrow(const RuleContext& context) {
         std::vector<RelatedInformation> related;
         if (&access != &other)
           related.push_back({module.instructions[other.instruction].statement, "the access in the other CTA"});
-        context.report("SNC011", Category::Sync, module.instructions[access.instruction].statement,
+        context.report("SNC011", module.instructions[access.instruction].statement,
                        concat({"this access has CTA scope (.cta), but ", races::describeThread(thread, true), " and ",
                                races::describeThread(peer, true),
-                               " reach the same bytes: operations of CTA scope do not synchronize between CTAs; use "
-                               ".gpu"}),
+                               " reach the same bytes: operations of CTA scope do not synchronize between CTAs; "
+                               "use .gpu"}),
                        std::move(related));
-        context.out.back().severity = Severity::Warning;
       }
     }
   }

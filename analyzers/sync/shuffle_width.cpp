@@ -29,7 +29,7 @@ void checkShuffleWidth(const RuleContext& context) {
   for (std::uint32_t index = 0; index < module.instructions.size(); ++index) {
     const InstructionSite& site = module.instructions[index];
     if (site.inDamagedCode || site.isCall || site.operandCount != 5) continue;
-    if (context.textOf(site.opcode) != "shfl") continue;
+    if (!module.factsOf(site).is(Family::Shfl)) continue;
     flow::FunctionFlow* flow = context.flows.flowOfInstruction(index);
     if (flow == nullptr) continue;
     auto packed = flow->valueOf(index, module.operands[site.firstOperand + 3]).constantValue();
@@ -39,7 +39,7 @@ void checkShuffleWidth(const RuleContext& context) {
     bool powerOfTwo = segmentMask == 0 || segmentMask == 16 || segmentMask == 24 || segmentMask == 28 ||
                       segmentMask == 30 || segmentMask == 31;
     if (powerOfTwo) continue;
-    context.warn("SNC003", Category::Sync, module.operands[site.firstOperand + 3].range,
+    context.report("SNC003", module.operands[site.firstOperand + 3].range,
                  concat({"shuffle segment mask ", std::to_string(segmentMask), " means a width of ",
                          std::to_string(width), " lanes, which is not a power of two: the segments it selects are not ",
                          std::to_string(width), " lanes wide"}));

@@ -95,13 +95,12 @@ void checkWaitParityConstant(const RuleContext& context) {
           }
         }
         if (!completes || reinitializes || otherParity) continue;
-        context.report("SNC014", Category::Sync, module.instructions[wait].statement,
+        context.report("SNC014", module.instructions[wait].statement,
                        concat({"this wait on '", module.symbols[barrier].name, "' uses the same parity (",
                                context.textOf(parity.range),
                                ") on every iteration, but the loop completes a phase of the barrier each time: from "
                                "the second iteration on the wait finds that phase already complete and returns at "
                                "once; flip the parity each time the barrier completes"}));
-        context.out.back().severity = Severity::Warning;
         break;
       }
     }

@@ -58,6 +58,11 @@ std::string laneList(std::uint32_t lanes) {
   return text;
 }
 
+// The warp-level collectives that take a member mask in their `.sync` forms.
+bool isMaskedCollective(const InstructionFacts& facts) {
+  return facts.is(Family::Shfl) || facts.is(Family::Vote) || facts.is(Family::Match) || facts.is(Family::Redux);
+}
+
 // Warp-synchronous instructions and barriers of the function. Lanes a mask names that never
 // arrive are harmless when they exit instead (the instruction waits only for lanes that have
 // not exited): with no other synchronizing instruction in the function, there is none they
@@ -66,16 +71,9 @@ std::size_t synchronizingInstructions(const RuleContext& context, std::size_t fu
   const FunctionInfo& info = context.module.functions[function];
   std::size_t count = 0;
   for (std::uint32_t i = info.firstInstruction; i < info.firstInstruction + info.instructionCount; ++i) {
-    const InstructionSite& site = context.module.instructions[i];
-    std::string_view opcode = context.textOf(site.opcode);
-    bool sync = false;
-    for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
-      sync = sync || context.textOf(context.module.modifiers[m]) == ".sync";
-    }
-    if (sync && (opcode == "shfl" || opcode == "vote" || opcode == "match" || opcode == "redux" || opcode == "bar" ||
-                 opcode == "barrier")) {
-      ++count;
-    }
+    const InstructionFacts& facts = context.module.factsOf(i);
+    bool barrier = facts.is(Family::Bar) || facts.is(Family::Barrier);
+    if (facts.has(Modifier::Sync) && (isMaskedCollective(facts) || barrier)) ++count;
   }
   return count;
 }
@@ -87,15 +85,9 @@ void checkWarpSyncMask(const RuleContext& context) {
   for (std::uint32_t index = 0; index < module.instructions.size(); ++index) {
     const InstructionSite& site = module.instructions[index];
     if (site.inDamagedCode || site.isCall || site.operandCount == 0) continue;
-    std::string_view opcode = context.textOf(site.opcode);
-    if (opcode != "shfl" && opcode != "vote" && opcode != "match" && opcode != "redux" && opcode != "bar") continue;
-    bool synchronizing = false, warp = false;
-    for (std::uint32_t m = site.firstModifier; m < site.firstModifier + site.modifierCount; ++m) {
-      std::string_view modifier = context.textOf(module.modifiers[m]);
-      synchronizing = synchronizing || modifier == ".sync";
-      warp = warp || modifier == ".warp";
-    }
-    if (!synchronizing || (opcode == "bar" && !warp)) continue;
+    // shfl.sync, vote.sync, match.sync, redux.sync and bar.warp.sync: the mask is the last operand.
+    const InstructionFacts& facts = module.factsOf(site);
+    if (!(isMaskedCollective(facts) && facts.has(Modifier::Sync)) && !facts.does(kWarpBarrier)) continue;
     flow::FunctionFlow* flow = context.flows.flowOfInstruction(index);
     if (flow == nullptr) continue;
     const InstructionOperand& maskOperand = module.operands[site.firstOperand + site.operandCount - 1];
@@ -140,7 +132,7 @@ void checkWarpSyncMask(const RuleContext& context) {
     } else {
       continue;
     }
-    context.warn("SNC002", Category::Sync, site.statement, std::move(message));
+    context.report("SNC002", site.statement, std::move(message));
   }
 }
 

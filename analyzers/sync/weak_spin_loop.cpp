@@ -29,10 +29,25 @@
 #include <string>
 
 #include "RuleContext.h"
-#include "alignment/AddressAlignment.h"
 #include "flow/ThreadModel.h"
 
 namespace ptx {
+namespace {
+
+// Whether an instruction in a loop makes it more than a wait on a load: it writes memory,
+// synchronizes, or starts a copy.
+bool doesMoreThanWait(const InstructionFacts& facts) {
+  switch (facts.family) {
+    case Family::St: case Family::Atom: case Family::Red: case Family::Bar: case Family::Barrier:
+    case Family::Fence: case Family::Membar: case Family::Mbarrier: case Family::Cp: case Family::Sust:
+    case Family::Sured:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
 
 void checkWeakSpinLoop(const RuleContext& context) {
   const Module& module = context.module;
@@ -40,7 +55,7 @@ void checkWeakSpinLoop(const RuleContext& context) {
     const FunctionInfo& function = module.functions[f];
     if (!hasAnalyzableBody(function)) continue;
     if (!anyInstructionOf(module, function,
-                          [&](const InstructionSite& site) { return context.textOf(site.opcode) == "bra"; })) {
+                          [&](const InstructionSite& site) { return module.factsOf(site).does(kBranch); })) {
       continue;
     }
     flow::FunctionFlow& flow = context.flows.flowOfFunction(f);
@@ -59,10 +74,7 @@ void checkWeakSpinLoop(const RuleContext& context) {
         if (!body[c]) continue;
         for (std::uint32_t i = blocks[c].first; i < blocks[c].end && !stores; ++i) {
           const InstructionSite& site = module.instructions[i];
-          std::string_view opcode = context.textOf(site.opcode);
-          stores = site.isCall || opcode == "st" || opcode == "atom" || opcode == "red" || opcode == "bar" ||
-                   opcode == "barrier" || opcode == "fence" || opcode == "membar" || opcode == "mbarrier" ||
-                   opcode == "cp" || opcode == "sust" || opcode == "sured";
+          stores = site.isCall || doesMoreThanWait(module.factsOf(site));
         }
       }
       if (stores) continue;
@@ -88,12 +100,12 @@ void checkWeakSpinLoop(const RuleContext& context) {
            ++i) {
         if (!inLoop(i)) continue;
         const InstructionSite& load = module.instructions[i];
-        if (load.inDamagedCode || context.textOf(load.opcode) != "ld" || load.operandCount != 2) continue;
-        InstructionView view = viewOf(context, load);
-        if (view.has(".volatile") || view.has(".relaxed") || view.has(".acquire") || view.has(".nc") ||
-            !(view.has(".global") || view.has(".shared") || view.has(".shared::cta"))) {
-          continue;
-        }
+        const InstructionFacts& facts = module.factsOf(load);
+        if (load.inDamagedCode || !facts.is(Family::Ld) || load.operandCount != 2) continue;
+        // A weak load (not .volatile, .relaxed or .acquire), and not through the read-only
+        // cache (.nc), of global or shared memory.
+        bool weak = facts.semantics == Semantics::None && !facts.has(Modifier::Nc);
+        if (!weak || (facts.space != StateSpace::Global && facts.space != StateSpace::Shared)) continue;
         const InstructionOperand& address = module.operands[load.firstOperand + 1];
         auto base = flow.baseRegisterOf(address);
         bool invariant = true;
@@ -107,11 +119,11 @@ void checkWeakSpinLoop(const RuleContext& context) {
              j < function.firstInstruction + function.instructionCount && !tested; ++j) {
           if (!inLoop(j)) continue;
           const InstructionSite& branch = module.instructions[j];
-          if (context.textOf(branch.opcode) != "bra") continue;
+          if (!module.factsOf(branch).does(kBranch)) continue;
           if (auto guard = flow.guardRegisterOf(branch)) tested = derivesFrom(derivesFrom, j, *guard, i, 0);
         }
         if (!tested) continue;
-        context.warn("SNC010", Category::Sync, load.statement,
+        context.report("SNC010", load.statement,
                      "this loop waits on a plain load of an unchanging address: a weak load need not ever see "
                      "another thread's store, and it races with it (use ld.acquire, or ld.relaxed with a fence)");
         break;

@@ -29,7 +29,6 @@
 #include <vector>
 
 #include "RuleContext.h"
-#include "alignment/AddressAlignment.h"
 #include "sync/BlockStates.h"
 
 namespace ptx {
@@ -47,11 +46,11 @@ struct Accumulators : sync::AsyncGroups<flow::RegisterKey> {
 enum class WgmmaStep { None, Mma, Commit, Wait, Other };
 
 WgmmaStep stepOf(const RuleContext& context, const InstructionSite& site) {
-  if (context.textOf(site.opcode) != "wgmma") return WgmmaStep::None;
-  InstructionView view = viewOf(context, site);
-  if (view.has(".mma_async")) return WgmmaStep::Mma;
-  if (view.has(".commit_group")) return WgmmaStep::Commit;
-  if (view.has(".wait_group")) return WgmmaStep::Wait;
+  const InstructionFacts& facts = context.module.factsOf(site);
+  if (!facts.is(Family::Wgmma)) return WgmmaStep::None;
+  if (facts.does(kWarpgroupMma)) return WgmmaStep::Mma;
+  if (facts.does(kCommitsGroup)) return WgmmaStep::Commit;
+  if (facts.does(kWaitsForGroup)) return WgmmaStep::Wait;
   return WgmmaStep::Other;  // wgmma.fence
 }
 
@@ -115,8 +114,8 @@ void checkWgmmaAccumulatorAccess(const RuleContext& context) {
             for (const auto& key : registersOf(module.operands[o])) {
               if (!before.holds(key)) continue;
               reported[i - function.firstInstruction] = true;
-              context.warn(
-                  "SNC008", Category::Sync, site.statement,
+              context.report(
+                  "SNC008", site.statement,
                   concat({"this instruction uses '", module.symbols[key.symbol].name,
                           key.index > 0 || module.symbols[key.symbol].rangeCount > 0 ? std::to_string(key.index)
                                                                                      : std::string(),

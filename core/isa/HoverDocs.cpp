@@ -3,6 +3,7 @@
 
 #include "isa/InstructionForms.h"
 #include "isa/IsaReference.h"
+#include "isa/ModifierDocs.h"
 
 namespace ptx {
 namespace {
@@ -84,7 +85,23 @@ std::optional<std::string> instructionHover(std::string_view opcode) {
   return out;
 }
 
-std::optional<std::string> hoverMarkdown(std::string_view word) {
+namespace {
+
+// "**.rn** — modifier" and its description; nullopt when the table has none.
+std::optional<std::string> descriptionMarkdown(std::string_view spelled, Family family) {
+  std::string_view description = describeModifier(modifierNamed(spelled), family);
+  if (description.empty()) return std::nullopt;
+  std::string out = "**";
+  out += spelled;
+  out += "** — modifier\n\n";
+  out += description;
+  out += '\n';
+  return out;
+}
+
+// The reference tables' entry for `word`: instruction, special register, directive, type or
+// state space.
+std::optional<std::string> referenceMarkdown(std::string_view word) {
   if (word.empty()) return std::nullopt;
   if (word[0] != '.' && word[0] != '%' && word != "WARP_SZ") return instructionHover(word);
   if (word[0] == '%' || word == "WARP_SZ") {
@@ -147,6 +164,30 @@ std::optional<std::string> hoverMarkdown(std::string_view word) {
     return out;
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> hoverMarkdown(std::string_view word) {
+  if (auto reference = referenceMarkdown(word)) return reference;
+  if (!word.starts_with('.')) return std::nullopt;
+  return descriptionMarkdown(word, Family::Unknown);
+}
+
+std::optional<std::string> modifierHover(std::string_view spelled, Family family) {
+  if (!spelled.starts_with('.')) return std::nullopt;
+  // On an instruction a modifier means what the instruction makes of it (`.weak` is a
+  // memory semantics there, not the linkage directive).
+  if (auto description = descriptionMarkdown(spelled, family)) return description;
+  return referenceMarkdown(spelled);
+}
+
+std::span<const std::string_view> specialRegisterComponents(std::string_view name) {
+  static constexpr std::string_view kComponents[] = {".x", ".y", ".z"};
+  const SpecialRegisterInfo* info = findSpecialRegister(name);
+  // The vector registers say so in their type: ".v4.u32 with .x .y .z components ...".
+  if (info == nullptr || info->type.find(".x") == std::string_view::npos) return {};
+  return kComponents;
 }
 
 }  // namespace ptx

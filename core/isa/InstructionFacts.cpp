@@ -146,6 +146,9 @@ constexpr std::pair<std::string_view, Effect> kEffectNames[] = {
     {"texture-access", kTextureAccess},
     {"warpgroup-mma", kWarpgroupMma},
     {"completes-in-wgmma-group", kCompletesInWgmmaGroup},
+    {"mbarrier-arrive", kMbarrierArrive},
+    {"mbarrier-expect-tx", kMbarrierExpectTx},
+    {"mbarrier-wait", kMbarrierWait},
 };
 
 std::vector<std::string_view> words(std::string_view text) {

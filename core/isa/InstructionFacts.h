@@ -88,6 +88,9 @@ enum Effect : std::uint32_t {
   kTextureAccess = 1u << 25,       // tex, tld4, suld, sust, sured.
   kWarpgroupMma = 1u << 26,        // wgmma.mma_async.
   kCompletesInWgmmaGroup = 1u << 27,  // Tracked by wgmma.commit_group / wait_group.
+  kMbarrierArrive = 1u << 28,      // Arrives on an mbarrier (arrive, arrive_drop, cp.async.mbarrier.arrive).
+  kMbarrierExpectTx = 1u << 29,    // Raises an mbarrier's expected transaction count (expect_tx).
+  kMbarrierWait = 1u << 30,        // Tests or waits for an mbarrier phase to complete (test_wait, try_wait).
 };
 using Effects = std::uint32_t;
 

@@ -66,7 +66,7 @@ struct Symbol {
 
   // A register: a `.reg` declaration or a `.reg` parameter of a function.
   bool isRegister() const {
-    return kind == SymbolKind::Register || (kind == SymbolKind::Parameter && space == ".reg");
+    return kind == SymbolKind::Register || (kind == SymbolKind::Parameter && spaceId == Modifier::Reg);
   }
 
   // Whether `spelled` names this symbol (for ranges: prefix followed by an index < N).

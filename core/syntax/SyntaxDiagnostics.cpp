@@ -1,4 +1,6 @@
-// SyntaxDiagnostics implementation.
+// SyntaxDiagnostics implementation: the tree walk (ERROR and MISSING nodes, unknown
+// directives, impossible opcodes) and the entry points. The checks that read the text rather
+// than the tree are in SyntaxTextChecks.cpp.
 //
 // The tree walk is iterative (a TSTreeCursor), so 20,000 nested blocks cost no stack. It
 // descends only into nodes that contain an error and into statement containers (the module,
@@ -14,20 +16,22 @@
 #include <string>
 #include <thread>
 
+#include "isa/InstructionFacts.h"
 #include "isa/IsaReference.h"
+#include "syntax/SyntaxCollector.h"
 #include "syntax/SyntaxKinds.h"
 #include "support/ParallelFor.h"
 
 namespace ptx {
 namespace {
 
-constexpr std::size_t kMaxQuotedToken = 40;
+using namespace syntaxcheck;
 
 // Whether `word` is a dotted keyword PTX defines (a directive, type or state space); used to
 // tell "unknown directive" from "known keyword in the wrong place" and to suggest spellings.
 bool isKnownDotKeyword(std::string_view word) {
   return findDirective(word) != nullptr || findType(word) != nullptr ||
-         findStateSpace(word) != nullptr || word == ".v2" || word == ".v4" || word == ".v8";
+         findStateSpace(word) != nullptr || infoOf(modifierNamed(word)).vectorWidth != 0;
 }
 
 std::string toLower(std::string_view text) {
@@ -36,41 +40,6 @@ std::string toLower(std::string_view text) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
   return lower;
-}
-
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
-
-std::string_view nodeText(std::string_view text, TSNode node) {
-  std::uint32_t begin = std::min<std::uint32_t>(ts_node_start_byte(node), static_cast<std::uint32_t>(text.size()));
-  std::uint32_t end = std::min<std::uint32_t>(ts_node_end_byte(node), static_cast<std::uint32_t>(text.size()));
-  return text.substr(begin, end - begin);
-}
-
-ByteRange rangeOf(TSNode node) { return {ts_node_start_byte(node), ts_node_end_byte(node)}; }
-
-// `text` quoted for a message: first line only, at most kMaxQuotedToken characters.
-std::string quote(std::string_view token) {
-  auto newline = token.find_first_of("\r\n");
-  bool cut = newline != std::string_view::npos;
-  token = token.substr(0, newline);
-  if (token.size() > kMaxQuotedToken) {
-    token = token.substr(0, kMaxQuotedToken);
-    cut = true;
-  }
-  std::string quoted = "'";
-  for (char c : token) {
-    auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte >= 0x7F) {
-      static constexpr char kHex[] = "0123456789ABCDEF";
-      quoted += "\\x";
-      quoted += kHex[byte >> 4];
-      quoted += kHex[byte & 0xF];
-    } else {
-      quoted += c;
-    }
-  }
-  quoted += cut ? "...'" : "'";
-  return quoted;
 }
 
 // The ancestors of the cursor's node, nearest first. tree-sitter 0.20's ts_node_parent is
@@ -208,120 +177,8 @@ std::uint32_t startOfNextToken(std::string_view text, std::uint32_t offset) {
   return start;
 }
 
-// The end of the last non-blank byte before `offset`.
-std::uint32_t previousTokenEnd(std::string_view text, std::uint32_t offset) {
-  std::uint32_t end = offset;
-  while (end > 0 && isSpace(text[end - 1])) --end;
-  return end;
-}
-
 bool looksLikeOpcode(std::string_view token) {
   return !token.empty() && token[0] >= 'a' && token[0] <= 'z';
-}
-
-class Collector {
- public:
-  Collector(std::string_view text, const SyntaxDiagnosticOptions& options)
-      : text_(text), options_(options) {}
-
-  bool full() const { return diagnostics_.size() >= options_.maxDiagnostics; }
-
-  void report(std::string rule, ByteRange range, std::string message,
-              std::vector<RelatedInformation> related = {}) {
-    if (full()) {
-      ++suppressed_;
-      return;
-    }
-    Diagnostic diagnostic;
-    diagnostic.rule = std::move(rule);
-    diagnostic.severity = Severity::Error;
-    diagnostic.category = Category::Syntax;
-    diagnostic.range = range;
-    diagnostic.message = std::move(message);
-    diagnostic.related = std::move(related);
-    diagnostics_.push_back(std::move(diagnostic));
-  }
-
-  // A diagnostic another collector found (the parallel walk's), counted against the limit
-  // like one reported here.
-  void add(Diagnostic diagnostic) {
-    if (full()) {
-      ++suppressed_;
-      return;
-    }
-    diagnostics_.push_back(std::move(diagnostic));
-  }
-
-  // Everything found, in the order found (for a collector without a limit).
-  std::vector<Diagnostic>& found() { return diagnostics_; }
-
-  // Removes the diagnostics found so far that `drop` selects (cascades of a finding that
-  // replaces them).
-  template <typename Drop>
-  void dropIf(Drop drop) {
-    std::erase_if(diagnostics_, drop);
-  }
-
-  // Everything after an unterminated block comment is inside that comment as far as ptxas
-  // is concerned; diagnostics past it are cascades.
-  void cutAfter(std::uint32_t offset) { cutoff_ = std::min(cutoff_, offset); }
-
-  std::vector<Diagnostic> finish() {
-    std::erase_if(diagnostics_, [&](const Diagnostic& d) { return d.range.begin > cutoff_; });
-    std::stable_sort(diagnostics_.begin(), diagnostics_.end(),
-                     [](const Diagnostic& a, const Diagnostic& b) {
-                       return a.range.begin < b.range.begin;
-                     });
-    if (suppressed_ > 0 && !diagnostics_.empty()) {
-      diagnostics_.back().message +=
-          " (" + std::to_string(suppressed_) + " further syntax errors not shown)";
-    }
-    return std::move(diagnostics_);
-  }
-
-  std::string_view text() const { return text_; }
-
-  // Byte ranges of non-ASCII runs, so that ERROR nodes they caused are not reported twice.
-  std::vector<ByteRange> nonAsciiRuns;
-
- private:
-  std::string_view text_;
-  const SyntaxDiagnosticOptions& options_;
-  std::vector<Diagnostic> diagnostics_;
-  std::size_t suppressed_ = 0;
-  std::uint32_t cutoff_ = UINT32_MAX;
-};
-
-void reportNonAscii(Collector& out, ByteRange focus) {
-  std::string_view text = out.text().substr(0, std::min<std::size_t>(focus.end, out.text().size()));
-  std::size_t i = focus.begin;
-  while (i < text.size()) {
-    if (static_cast<unsigned char>(text[i]) < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t end = i;
-    while (end < text.size() && static_cast<unsigned char>(text[end]) >= 0x80) ++end;
-    ByteRange range{static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(end)};
-    out.nonAsciiRuns.push_back(range);
-    if (i == 0 && text.substr(0, 3) == "\xEF\xBB\xBF") {
-      out.report("SYN003", {0, 3},
-                 "UTF-8 byte-order mark: PTX is ASCII-only and ptxas rejects any other byte");
-      i = 3;
-      continue;
-    }
-    out.report("SYN003", range,
-               "non-ASCII character: ptxas accepts only ASCII source, even in comments and "
-               "strings");
-    i = end;
-  }
-}
-
-bool insideNonAscii(const Collector& out, ByteRange range) {
-  for (const ByteRange& run : out.nonAsciiRuns) {
-    if (range.begin >= run.begin && range.begin < std::max(run.end, run.begin + 1)) return true;
-  }
-  return false;
 }
 
 void reportError(Collector& out, TSNode error, const std::vector<TSNode>& ancestors) {
@@ -471,65 +328,6 @@ void reportMissing(Collector& out, TSNode missing, const std::vector<TSNode>& an
   out.report("SYN002", range, std::move(message), std::move(related));
 }
 
-// `# 12 "file.cu"` and `#line 12 "file.cu"` are line markers ptxas honours; anything else
-// must be expanded by the C preprocessor first.
-bool isLineMarker(std::string_view line) {
-  std::size_t i = 1;
-  auto skipBlanks = [&] {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-  };
-  skipBlanks();
-  if (line.compare(i, 4, "line") == 0) {
-    i += 4;
-    if (i < line.size() && line[i] != ' ' && line[i] != '\t') return false;
-    skipBlanks();
-  }
-  std::size_t digits = i;
-  while (i < line.size() && line[i] >= '0' && line[i] <= '9') ++i;
-  if (i == digits) return false;
-  skipBlanks();
-  return i < line.size() && line[i] == '"' && line.find('"', i + 1) != std::string_view::npos;
-}
-
-void reportPreprocessorLine(Collector& out, TSNode node);
-
-// Preprocessor lines are extras, which tree-sitter may attach at any depth, so they are
-// found from the text: a line whose first non-blank byte is '#' and whose node is one.
-void reportPreprocessorLines(Collector& out, const SyntaxTree& tree, const SyntaxKinds& kinds, ByteRange focus) {
-  std::string_view text = out.text().substr(0, std::min<std::size_t>(focus.end, out.text().size()));
-  std::size_t lineStart = focus.begin;
-  while (lineStart < text.size()) {
-    std::size_t i = lineStart;
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
-    if (i < text.size() && text[i] == '#') {
-      auto at = static_cast<std::uint32_t>(i);
-      TSNode node = ts_node_descendant_for_byte_range(tree.root(), at, at + 1);
-      if (ts_node_symbol(node) == kinds.preprocessorLine && ts_node_start_byte(node) == at) {
-        reportPreprocessorLine(out, node);
-      }
-    }
-    auto newline = text.find('\n', lineStart);
-    if (newline == std::string_view::npos) break;
-    lineStart = newline + 1;
-  }
-}
-
-void reportPreprocessorLine(Collector& out, TSNode node) {
-  std::string_view line = nodeText(out.text(), node);
-  if (isLineMarker(line)) return;
-  std::size_t nameEnd = 1;
-  while (nameEnd < line.size() && !isSpace(line[nameEnd])) ++nameEnd;
-  std::string_view directive = line.substr(0, nameEnd);
-  std::string message =
-      directive.size() > 1
-          ? "preprocessor directive " + quote(directive) +
-                " is not PTX: run the C preprocessor first (ptxas accepts only '# N \"file\"' "
-                "line markers)"
-          : std::string("line marker needs a line number and a quoted file name: '# N \"file\"'");
-  auto begin = ts_node_start_byte(node);
-  out.report("SYN005", {begin, begin + static_cast<std::uint32_t>(nameEnd)}, std::move(message));
-}
-
 void reportUnknownDirective(Collector& out, TSNode node) {
   TSNode name = ts_node_child_by_field_name(node, "name", 4);
   if (ts_node_is_null(name)) return;
@@ -623,140 +421,6 @@ void walk(Collector& out, TSNode start, std::uint32_t startDepth, const SyntaxKi
     if (!moved) break;
   }
   ts_tree_cursor_delete(&cursor);
-}
-
-// A file that ends inside a function body (cut off while being written or copied): the parse
-// then either takes the body's '{' for a stray brace at module level ("unexpected '{'") or
-// invents a closing '}' at the end; both point away from the cause. Found from the text: the
-// braces still open at the end of the file (outside comments and strings), the outermost one
-// opened by a `.entry`/`.func` header, and no function header after it (a body that lacks its
-// '}' before the next function is a different mistake, which the parse reports where it shows).
-struct UnclosedBody {
-  std::uint32_t itemStart = 0;  // The start of the function's header (after the previous item).
-  std::uint32_t brace = 0;      // Its body's '{'.
-  std::string name;             // The function's name, when it could be read.
-};
-
-// The name after a `.entry`/`.func` keyword ending at `at`: `.func (.param .b32 r) name (...)`.
-std::string functionNameAfter(std::string_view text, std::size_t at, std::size_t limit) {
-  auto skipBlanks = [&] {
-    while (at < limit && isSpace(text[at])) ++at;
-  };
-  skipBlanks();
-  if (at < limit && text[at] == '(') {
-    auto close = text.find(')', at);
-    if (close == std::string_view::npos || close >= limit) return {};
-    at = close + 1;
-    skipBlanks();
-  }
-  std::size_t begin = at;
-  while (at < limit && (std::isalnum(static_cast<unsigned char>(text[at])) != 0 || text[at] == '_' ||
-                        text[at] == '$' || text[at] == '%')) {
-    ++at;
-  }
-  return std::string(text.substr(begin, at - begin));
-}
-
-std::optional<UnclosedBody> findUnclosedBody(std::string_view text) {
-  std::vector<std::uint32_t> open;  // Offsets of the '{' still open.
-  std::uint32_t itemStart = 0;     // After the last ';' or '}' at module level.
-  // The end of a `.entry`/`.func` at module level in the current item, or npos.
-  std::size_t keywordEnd = std::string_view::npos;
-  UnclosedBody body;
-  bool bodyFound = false;
-  bool headerAfterBody = false;
-  std::uint32_t operandBraces = 0;  // Braces of vector operands open in the current statement.
-  char previous = ';';              // The last byte that is no blank, outside comments and strings.
-  std::size_t i = 0;
-  while (i < text.size()) {
-    char c = text[i];
-    if (text.compare(i, 2, "//") == 0) {
-      auto newline = text.find('\n', i);
-      i = newline == std::string_view::npos ? text.size() : newline;
-      continue;
-    }
-    if (text.compare(i, 2, "/*") == 0) {
-      auto close = text.find("*/", i + 2);
-      if (close == std::string_view::npos) return std::nullopt;  // Reported as an unterminated comment.
-      i = close + 2;
-      continue;
-    }
-    if (c == '"') {
-      auto close = text.find('"', i + 1);
-      if (close == std::string_view::npos) return std::nullopt;
-      i = close + 1;
-      continue;
-    }
-    if (c == '.' && (i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) != 0 || text[i - 1] == '_'))) {
-      for (std::string_view keyword : {std::string_view(".entry"), std::string_view(".func")}) {
-        std::size_t end = i + keyword.size();
-        if (text.compare(i, keyword.size(), keyword) == 0 &&
-            (end >= text.size() || !(std::isalnum(static_cast<unsigned char>(text[end])) != 0 || text[end] == '_'))) {
-          if (open.empty()) keywordEnd = end;
-          if (bodyFound && !open.empty()) headerAfterBody = true;
-        }
-      }
-    }
-    if (c == '{') {
-      if (open.empty()) {
-        bodyFound = keywordEnd != std::string_view::npos;
-        headerAfterBody = false;
-        if (bodyFound) {
-          body.itemStart = itemStart;
-          body.brace = static_cast<std::uint32_t>(i);
-          body.name = functionNameAfter(text, keywordEnd, i);
-        }
-        open.push_back(static_cast<std::uint32_t>(i));
-      } else if (previous == ';' || previous == '{' || previous == '}' || previous == ':') {
-        open.push_back(static_cast<std::uint32_t>(i));  // A block: it starts a statement.
-      } else {
-        ++operandBraces;  // A vector operand (`{%r1, %r2}`), closed within its statement.
-      }
-    } else if (c == '}') {
-      if (operandBraces > 0) {
-        --operandBraces;
-      } else {
-        if (!open.empty()) open.pop_back();
-        if (open.empty()) {
-          itemStart = static_cast<std::uint32_t>(i + 1);
-          keywordEnd = std::string_view::npos;
-          bodyFound = false;
-        }
-      }
-    } else if (c == ';') {
-      operandBraces = 0;  // A statement ends: an operand brace left open is its own error.
-      if (open.empty()) {
-        itemStart = static_cast<std::uint32_t>(i + 1);
-        keywordEnd = std::string_view::npos;
-      }
-    }
-    if (!isSpace(c)) previous = c;
-    ++i;
-  }
-  if (open.empty() || !bodyFound || headerAfterBody) return std::nullopt;
-  return body;
-}
-
-void reportUnclosedBody(Collector& out, ByteRange focus) {
-  std::string_view text = out.text();
-  auto body = findUnclosedBody(text);
-  if (!body || body->brace < focus.begin || body->brace >= focus.end) return;
-  auto end = static_cast<std::uint32_t>(text.size());
-  std::uint32_t lastEnd = previousTokenEnd(text, end);
-  std::uint32_t lastLine = lastEnd == 0 ? 0 : static_cast<std::uint32_t>(text.rfind('\n', lastEnd - 1) + 1);
-  // The parse's view of the same problem: the body's '{' taken for a stray brace, a '}'
-  // invented at the end, or the cut statement on the last line.
-  out.dropIf([&](const Diagnostic& d) {
-    if (d.rule == "SYN003" || d.rule == "SYN005") return false;
-    return d.range.begin == body->brace || d.range.begin >= lastLine ||
-           (d.rule == "SYN002" && d.message.starts_with("expected '}'") && d.range.begin > body->brace);
-  });
-  auto line = static_cast<std::uint32_t>(std::count(text.begin(), text.begin() + body->brace, '\n') + 1);
-  std::string function = body->name.empty() ? std::string("the function") : "function '" + body->name + "'";
-  out.report("SYN002", {lastEnd, std::max(end, lastEnd)},
-             "the file ends inside the body of " + function + " opened at line " + std::to_string(line) +
-                 ": expected '}' to close it (is the file truncated?)",
-             {{{body->brace, body->brace + 1}, "the body of " + function + " opens here"}});
 }
 
 }  // namespace

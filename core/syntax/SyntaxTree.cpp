@@ -7,6 +7,7 @@
 #include <cstring>
 #include <thread>
 
+#include "isa/InstructionFacts.h"
 #include "tree-sitter-ptx.h"
 #include "support/ParallelFor.h"
 
@@ -133,9 +134,10 @@ TSPoint pointAt(std::string_view text, std::uint32_t offset) {
 // A line whose first token is one of these starts a module item (a function or a module
 // variable); none of them can start a statement inside a body.
 bool startsModuleItem(std::string_view rest) {
-  static constexpr std::array<std::string_view, 8> kKeywords = {".visible", ".extern", ".weak", ".entry",
-                                                                ".func",    ".global", ".const", ".common"};
-  for (std::string_view keyword : kKeywords) {
+  static constexpr Modifier kKeywords[] = {Modifier::Visible, Modifier::Extern, Modifier::Weak,  Modifier::Entry,
+                                           Modifier::Func,    Modifier::Global, Modifier::Const, Modifier::Common};
+  for (Modifier word : kKeywords) {
+    std::string_view keyword = spellingOf(word);
     if (rest.size() > keyword.size() && rest.starts_with(keyword) &&
         (rest[keyword.size()] == ' ' || rest[keyword.size()] == '\t')) {
       return true;

@@ -58,7 +58,7 @@ std::vector<OutlineItem> documentOutline(const Module& module) {
       continue;
     }
     OutlineItem item = itemOf(symbol, symbol.isEntry ? OutlineKind::Kernel : OutlineKind::Function);
-    item.detail = symbol.isEntry ? ".entry" : ".func";
+    item.detail = std::string(spellingOf(symbol.isEntry ? Modifier::Entry : Modifier::Func));
     for (SymbolId parameter : function.returns) item.children.push_back(itemOf(module.symbols[parameter], OutlineKind::Parameter));
     for (SymbolId parameter : function.parameters) item.children.push_back(itemOf(module.symbols[parameter], OutlineKind::Parameter));
     if (function.bodyScope != kNoScope) {

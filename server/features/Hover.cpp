@@ -1,4 +1,5 @@
-// Hover: finds the leaf under the offset and renders reference or symbol documentation.
+// Hover: finds the leaf under the offset and renders reference or symbol documentation; a
+// modifier of an instruction gets its description for that instruction's family.
 #include "features/Hover.h"
 
 #include <algorithm>
@@ -97,6 +98,16 @@ std::optional<HoverResult> hoverAt(std::string_view text, const LintResult& anal
       if (auto docs = hoverMarkdown(slice(text, whole))) return HoverResult{std::move(*docs), whole};
     }
     return std::nullopt;
+  }
+  if (ts_node_symbol(node) == syntaxKinds().modifier) {
+    // A modifier of an instruction is documented for that instruction's family.
+    TSNode parent = ts_node_parent(node);
+    TSNode opcode = ts_node_is_null(parent) ? parent : ts_node_child_by_field_id(parent, syntaxKinds().fields.opcode);
+    if (!ts_node_is_null(opcode)) {
+      Family family = familyNamed(slice(text, ByteRange{ts_node_start_byte(opcode), ts_node_end_byte(opcode)}));
+      if (auto docs = modifierHover(word, family)) return HoverResult{std::move(*docs), range};
+      return std::nullopt;
+    }
   }
   if (auto docs = hoverMarkdown(word)) return HoverResult{std::move(*docs), range};
   return std::nullopt;

@@ -19,19 +19,13 @@ std::string_view slice(std::string_view text, ByteRange range) {
   return text.substr(range.begin, range.end - range.begin);
 }
 
-// How a type's bits are read, for the register type hint.
-enum class TypeClass : std::uint8_t { Other, Integer, WideFloat, NarrowFloat };
-
-TypeClass classOf(std::string_view type) {
-  if (type == ".f32" || type == ".f64") return TypeClass::WideFloat;
-  if (type.starts_with(".b") && type != ".bf16" && type != ".bf16x2") return TypeClass::Integer;
-  if (type.starts_with(".s") && type != ".s2f6x2") return TypeClass::Integer;
-  if (type.starts_with(".u") && type != ".ue8m0" && type != ".ue8m0x2") return TypeClass::Integer;
-  if (type == ".pred" || type.ends_with("ref")) return TypeClass::Other;
-  // .f16, .bf16, .tf32, the packed forms and the 8-, 6- and 4-bit formats: PTX holds them in
-  // bit-typed registers, so an integer register there is the norm, not a reinterpretation.
-  return TypeClass::NarrowFloat;
+// Whether a type holds bits or integers (.b32, .u16, .s64), and whether it is floating-point
+// (.f32, .f16x2, .bf16, .e4m3 ...), from the type's own facts.
+bool isBitsOrInteger(Modifier type) {
+  TypeClass named = infoOf(type).typeClass;
+  return named == TypeClass::Bits || named == TypeClass::Unsigned || named == TypeClass::Signed;
 }
+bool isFloat(Modifier type) { return infoOf(type).typeClass == TypeClass::Float; }
 
 // The parameter names of a signature, by position; empty where a parameter is unnamed or `_`.
 struct Signature {
@@ -191,19 +185,15 @@ class HintCollector {
   // under a float type are an operand type error that the ISA rules report.
   void typeHints(const InstructionSite& site) {
     bool bitsOrIntegers = false, floats = false;  // What the instruction's type modifiers read.
-    for (std::uint32_t i = 0; i < site.modifierCount; ++i) {
-      TypeClass named = classOf(slice(text_, module_.modifiers[site.firstModifier + i]));
-      bitsOrIntegers = bitsOrIntegers || named == TypeClass::Integer;
-      floats = floats || named == TypeClass::WideFloat || named == TypeClass::NarrowFloat;
+    for (Modifier modifier : module_.factsOf(site).modifiers) {
+      bitsOrIntegers = bitsOrIntegers || isBitsOrInteger(modifier);
+      floats = floats || isFloat(modifier);
     }
     if (!bitsOrIntegers || floats) return;
     auto hintFloatRegister = [&](const InstructionOperand& operand) {
       if (operand.shape != OperandShape::Register || operand.symbol == kNoSymbol) return;
       const Symbol& reg = module_.symbols[operand.symbol];
-      TypeClass held = classOf(reg.type);
-      if (held == TypeClass::WideFloat || held == TypeClass::NarrowFloat) {
-        add(operand.range.end, ": " + reg.type, InlayHintKind::Type, false);
-      }
+      if (isFloat(reg.typeId)) add(operand.range.end, ": " + reg.type, InlayHintKind::Type, false);
     };
     for (std::uint32_t i = 0; i < site.operandCount; ++i) {
       const InstructionOperand& operand = module_.operands[site.firstOperand + i];

@@ -103,11 +103,18 @@ std::vector<LeafClass> leafClasses(const TSLanguage* language) {
   return classes;
 }
 
+// Whether an opcode branches to a label operand (bra, brx.idx).
+bool isBranch(std::string_view opcode) {
+  Family family = familyNamed(opcode);
+  return family == Family::Bra || family == Family::Brx;
+}
+
 // Instruction modifiers spelled like a type or a vector width (`ld.global.v4.u32`) are
 // coloured as types, as they are in declarations.
 bool isTypeSpelling(std::string_view spelled) {
   static const std::unordered_set<std::string_view> spellings = [] {
-    std::unordered_set<std::string_view> all = {".v2", ".v4", ".v8"};
+    std::unordered_set<std::string_view> all = {spellingOf(Modifier::V2), spellingOf(Modifier::V4),
+                                                spellingOf(Modifier::V8)};
     for (const TypeInfo& type : allTypes()) all.insert(type.name);
     return all;
   }();
@@ -307,7 +314,7 @@ class Collector {
     switch (symbol.kind) {
       case SymbolKind::Register: break;
       case SymbolKind::Variable:
-        if (symbol.space == ".const") named.modifiers |= kReadonlyModifier;
+        if (symbol.spaceId == Modifier::Const) named.modifiers |= kReadonlyModifier;
         break;
       case SymbolKind::Parameter:
         named.type = SemanticTokenType::Parameter;
@@ -370,7 +377,7 @@ class Collector {
     if (up == kinds_.callInstruction && field == fields.targets) return Classification{SemanticTokenType::Label};
     if (up == kinds_.calltargetsDirective || up == aliasSymbol()) return Classification{SemanticTokenType::Function};
     if (up == kinds_.branchtargetsDirective) return Classification{SemanticTokenType::Label};
-    if (up == kinds_.instruction && (lastOpcode_ == "bra" || lastOpcode_ == "brx") && !name.starts_with('%')) {
+    if (up == kinds_.instruction && isBranch(lastOpcode_) && !name.starts_with('%')) {
       return Classification{SemanticTokenType::Label};
     }
     return Classification{SemanticTokenType::Variable};

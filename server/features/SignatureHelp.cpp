@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "features/Completion.h"
+#include "isa/InstructionFacts.h"
 #include "isa/InstructionForms.h"
 
 namespace ptx::lsp {
@@ -123,7 +124,7 @@ SignatureInfo render(std::string_view spelling, const InstructionForm& form, con
 std::optional<SignatureHelp> signatureHelpAt(std::string_view text, const LintResult& /*analysis*/,
                                              std::uint32_t offset) {
   std::optional<InstructionAtCursor> at = instructionAtCursor(text, offset);
-  if (!at || !at->inOperands || at->opcode == "call") return std::nullopt;
+  if (!at || !at->inOperands || familyNamed(at->opcode) == Family::Call) return std::nullopt;
   const InstructionFamily* family = findInstructionFamily(at->opcode);
   if (family == nullptr) return std::nullopt;
   SignatureHelp help;

@@ -76,7 +76,9 @@ std::vector<WorkspaceSymbolMatch> workspaceSymbols(std::span<const WorkspaceDocu
       match.kind = symbol.kind == SymbolKind::Variable ? OutlineKind::Variable
                    : symbol.isEntry                    ? OutlineKind::Kernel
                                                        : OutlineKind::Function;
-      match.detail = symbol.kind == SymbolKind::Variable ? variableDetail(symbol) : symbol.isEntry ? ".entry" : ".func";
+      match.detail = symbol.kind == SymbolKind::Variable
+                         ? variableDetail(symbol)
+                         : std::string(spellingOf(symbol.isEntry ? Modifier::Entry : Modifier::Func));
       match.uri = documents[d].uri;
       match.range = symbol.declarationRange;
       match.selectionRange = symbol.nameRange;

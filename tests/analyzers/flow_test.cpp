@@ -8,6 +8,8 @@
 #include "TestSupport.h"
 #include "flow/ConstantExpression.h"
 #include "flow/FunctionFlow.h"
+#include "flow/FunctionResults.h"
+#include "flow/IntegerOps.h"
 #include "flow/ThreadModel.h"
 #include "model/Module.h"
 
@@ -237,6 +239,132 @@ $LOOP:
   AbstractValue looped = f.address("st.shared.v2", 0);
   CHECK(f.nameOf(looped.base) == "buf");
   CHECK(looped.bits.guaranteedAlignment() == 16);
+}
+
+TEST_CASE("Dominance: dominators, post-dominators and natural loops of the blocks", "[flow]") {
+  Flowing f(std::string(kHeader) + R"(
+.visible .entry k()
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<10>;
+  setp.eq.u32 %p1, %r9, 0;
+  @%p1 bra $ELSE;
+  mov.u32 %r2, 64;
+  bra.uni $JOIN;
+$ELSE:
+  mov.u32 %r2, 128;
+$JOIN:
+  mov.u32 %r4, 0;
+$LOOP:
+  add.u32 %r4, %r4, %r2;
+  setp.lt.u32 %p2, %r4, 4096;
+  @%p2 bra $LOOP;
+  ret;
+$DEAD:
+  bra.uni $DEAD;
+}
+)");
+  // Blocks: 0 entry, 1 then, 2 else, 3 join, 4 loop, 5 ret, 6 an unreachable endless loop.
+  REQUIRE(f.flow->blocks().size() == 7);
+  CHECK(f.flow->immediateDominators() == std::vector<std::uint32_t>{0, 0, 0, 0, 3, 4, kNoDominator});
+  CHECK(f.flow->dominates(0, 5));
+  CHECK(f.flow->dominates(3, 4));
+  CHECK_FALSE(f.flow->dominates(1, 3));
+  CHECK_FALSE(f.flow->dominates(0, 6));
+  // 7 is the exit, which the endless loop reaches too.
+  CHECK(f.flow->immediatePostDominators() == std::vector<std::uint32_t>{3, 3, 3, 4, 5, 7, 7});
+  const std::vector<NaturalLoop>& loops = f.flow->naturalLoops();
+  REQUIRE(loops.size() == 2);
+  CHECK(loops[0].head == 4);
+  CHECK(loops[0].latch == 4);
+  CHECK(loops[0].body == std::vector<bool>{false, false, false, false, true, false, false});
+  CHECK(loops[1].head == 6);
+  // Computed once: the same list on every request.
+  CHECK(&f.flow->naturalLoops() == &loops);
+}
+
+TEST_CASE("Integer operations: one decode, and the two interpreters agree on constants", "[flow]") {
+  Flowing f(std::string(kHeader) + R"(
+.visible .entry k()
+{
+  .reg .pred %p<3>;
+  .reg .b16 %rs<4>;
+  .reg .b32 %r<20>;
+  .reg .b64 %rd<8>;
+  mov.u32 %r1, 7;
+  mov.u32 %r2, -3;
+  mul.wide.s32 %rd1, %r1, %r2;
+  mul.wide.u32 %rd4, %r1, %r2;
+  mul.lo.u32 %r3, %r1, 1000000;
+  mad.lo.u32 %r4, %r1, %r2, 5;
+  shl.b32 %r5, %r1, 29;
+  shr.s32 %r6, %r2, 1;
+  shr.u32 %r7, %r2, 28;
+  and.b32 %r8, %r2, 0xF0;
+  or.b32 %r9, %r1, 0x100;
+  xor.b32 %r10, %r1, %r2;
+  not.b32 %r11, %r1;
+  neg.s32 %r12, %r1;
+  sub.u32 %r13, %r1, 9;
+  add.u32 %r14, %r2, 10;
+  cvt.s64.s32 %rd2, %r2;
+  cvt.u64.u32 %rd3, %r2;
+  cvt.u16.u32 %rs1, %r3;
+  setp.lo.u32 %p1, %r1, %r2;
+  ret;
+}
+)");
+  IntegerOp wide = decodeIntegerOp(f.module.factsOf(f.instruction("mul.wide.s32")));
+  CHECK(wide.operation == IntegerOperation::Mul);
+  CHECK(wide.wide);
+  CHECK(wide.type.isSigned());
+  CHECK(wide.type.bits == 32);
+  IntegerOp convert = decodeIntegerOp(f.module.factsOf(f.instruction("cvt.s64.s32")));
+  CHECK(convert.operation == IntegerOperation::Cvt);
+  CHECK(convert.typeCount == 2);
+  CHECK(convert.type.bits == 64);
+  CHECK(convert.sourceType.isSigned());
+  CHECK(decodeIntegerOp(f.module.factsOf(f.instruction("setp.lo.u32"))).comparison == Comparison::Lo);
+
+  // Every definition above has a constant value, and the known-bits analysis and the thread
+  // model's evaluator compute the same one.
+  ThreadModel model(f.text, f.module, *f.flow);
+  std::uint32_t ret = f.instruction("ret;");
+  std::uint32_t setp = f.instruction("setp.lo.u32");
+  std::size_t compared = 0;
+  for (std::uint32_t i = f.instruction("mov.u32 %r1, 7"); i < setp; ++i) {
+    const InstructionOperand& destination = f.operand(i, 0);
+    INFO(f.text.substr(f.module.instructions[i].statement.begin,
+                       f.module.instructions[i].statement.end - f.module.instructions[i].statement.begin));
+    auto known = f.flow->valueOf(i + 1, destination).constantValue();
+    REQUIRE(known);
+    CHECK(model.evaluate(i + 1, destination, ThreadCoordinates{}, 1) == known);
+    ++compared;
+  }
+  CHECK(compared == 19);
+  CHECK(f.flow->valueOf(f.instruction("mul.wide.u32") + 1, f.operand(f.instruction("mul.wide.s32"), 0)).constantValue() ==
+        static_cast<std::uint64_t>(-21));
+  CHECK(f.flow->valueOf(f.instruction("mul.lo.u32") + 1, f.operand(f.instruction("mul.wide.u32"), 0)).constantValue() ==
+        7 * std::uint64_t{0xFFFFFFFD});
+  // Comparisons are the evaluator's alone: 7 < 0xFFFFFFFD unsigned.
+  CHECK(f.flow->valueOf(ret, f.operand(setp, 0)).constantValue() == std::nullopt);
+  CHECK(model.evaluate(ret, f.operand(setp, 0), ThreadCoordinates{}, 1) == 1u);
+}
+
+TEST_CASE("Function results: computed once per type and slot", "[flow]") {
+  FunctionResults results;
+  int fills = 0;
+  const std::vector<int>& first = results.get<std::vector<int>>(1, [&](std::vector<int>& v) {
+    ++fills;
+    v = {1, 2};
+  });
+  const std::vector<int>& again = results.get<std::vector<int>>(1, [&](std::vector<int>&) { ++fills; });
+  CHECK(&first == &again);
+  CHECK(again == std::vector<int>{1, 2});
+  CHECK(fills == 1);
+  // Another type, or another slot, is another result.
+  CHECK(results.get<std::string>(1, [&](std::string& s) { s = "x"; }) == "x");
+  CHECK(results.get<std::vector<int>>(2, [&](std::vector<int>& v) { v = {3}; }) == std::vector<int>{3});
 }
 
 TEST_CASE("Thread model: barriers with thread counts and cluster coordinates through mapa", "[flow][races]") {

@@ -158,11 +158,11 @@ TEST_CASE("Incremental re-analysis declines edits outside a single body", "[incr
   CHECK_FALSE(relintChangedFunction(next, tree, previous, ChangedSpan{0, 0, 1}).has_value());
 }
 
-TEST_CASE("Incremental re-analysis matches a full run on the defect suite", "[incremental][defects]") {
+TEST_CASE("Incremental re-analysis matches a full run on the rules' cases", "[incremental][defects]") {
   // The dataflow-backed rules (calls against prototypes, call sequences, addresses) read
   // other functions' signatures and module variables: their findings must still depend only
-  // on the edited body and the module's declarations.
-  std::filesystem::path root = test::sourceDir() / "tests" / "analyzers" / "defects";
+  // on the edited body and the module's declarations (tests/rules/<CODE>/).
+  std::filesystem::path root = test::sourceDir() / "tests" / "rules";
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
     if (entry.path().extension() == ".ptx") files.push_back(entry.path());

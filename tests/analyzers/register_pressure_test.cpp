@@ -7,6 +7,7 @@
 #include "Lint.h"
 #include "TestSupport.h"
 #include "flow/FunctionFlow.h"
+#include "registers/InstructionClasses.h"
 #include "registers/RegisterPressure.h"
 
 using namespace ptx;
@@ -776,4 +777,52 @@ TEST_CASE("Immediates need no register, except a second one in the same instruct
   CHECK(twoImmediates.registers == 16);
   CHECK(oneImmediate.registers == 14);
   CHECK(twoImmediates.maxLiveUnits == oneImmediate.maxLiveUnits + 1);
+}
+
+TEST_CASE("Expansion temporaries come from an instruction's facts", "[registers]") {
+  // The figures measured by scripts/expansion-registers.py (registers/Constants.h).
+  auto temporaries = [](std::string_view opcode, std::vector<std::string_view> modifiers) {
+    return registers::expansionTemporaries(resolveFacts(opcode, modifiers));
+  };
+  CHECK(temporaries("div", {".rn", ".f32"}) == 8);
+  CHECK(temporaries("div", {".rn", ".f64"}) == 16);
+  CHECK(temporaries("div", {".approx", ".f32"}) == 0);
+  CHECK(temporaries("div", {".full", ".f32"}) == 0);
+  CHECK(temporaries("div", {".s32"}) == 8);
+  CHECK(temporaries("div", {".u64"}) == 12);
+  CHECK(temporaries("rem", {".s64"}) == 14);
+  CHECK(temporaries("rcp", {".approx", ".f32"}) == 0);
+  CHECK(temporaries("rcp", {".approx", ".ftz", ".f64"}) == 10);
+  CHECK(temporaries("sqrt", {".rn", ".f32"}) == 7);
+  CHECK(temporaries("rsqrt", {".approx", ".f64"}) == 10);
+  CHECK(temporaries("rsqrt", {".approx", ".f32"}) == 0);
+  CHECK(temporaries("mul", {".hi", ".s64"}) == 7);
+  CHECK(temporaries("mul", {".lo", ".s64"}) == 0);
+  CHECK(temporaries("popc", {".b64"}) == 3);
+  CHECK(temporaries("add", {".s64"}) == 0);
+}
+
+TEST_CASE("The family table: how the scheduler and the lowering see an instruction", "[registers]") {
+  using registers::classOf;
+  using registers::ScheduleKind;
+  CHECK(classOf(Family::Ld).schedule == ScheduleKind::Load);
+  CHECK(classOf(Family::Ld).has(registers::kReadsOperandsLate));
+  CHECK(classOf(Family::Tex).has(registers::kTextureFetch));
+  CHECK(!classOf(Family::Suld).has(registers::kTextureFetch));
+  CHECK(classOf(Family::Add).has(registers::kOneCycleInteger));
+  CHECK(!classOf(Family::Mul).has(registers::kOneCycleInteger));
+  CHECK(classOf(Family::Cvta).schedule == ScheduleKind::Free);
+  CHECK(classOf(Family::Cvta).has(registers::kInlineOperands));
+  CHECK(classOf(Family::Div).schedule == ScheduleKind::SlowAlu);
+  CHECK(classOf(Family::Shfl).schedule == ScheduleKind::SlowAlu);
+  CHECK(!classOf(Family::Shfl).has(registers::kInlineOperands));
+  CHECK(classOf(Family::Bar).has(registers::kNotPredicated));
+  CHECK(classOf(Family::Wgmma).schedule == ScheduleKind::Ordered);
+  CHECK(classOf(Family::Unknown).schedule == ScheduleKind::Ordered);
+  CHECK(classOf(Family::Unknown).traits == 0);
+  // A texture fetch reads as many coordinates as its geometry has.
+  std::vector<std::string_view> array2d{".a2d", ".v4", ".f32", ".f32"};
+  CHECK(registers::textureCoordinates(resolveFacts("tex", array2d)) == 3);
+  std::vector<std::string_view> plain{".v4", ".f32", ".f32"};
+  CHECK(registers::textureCoordinates(resolveFacts("tex", plain)) == 0);
 }

@@ -1,4 +1,5 @@
-// Semantic and ISA rules: messages, severities and suggestions on minimal inputs.
+// Semantic and ISA rules: messages, severities and suggestions on minimal inputs (beside the
+// rules' cases in tests/rules/; tagged with the rule codes they test).
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -20,19 +21,19 @@ std::vector<Diagnostic> withRule(const std::string& text, std::string_view rule)
 
 }  // namespace
 
-TEST_CASE("SEM001 suggests the closest declared name", "[rules]") {
+TEST_CASE("SEM001 suggests the closest declared name", "[rules][SEM001]") {
   auto found = withRule(kernel("  .reg .b32 %count;\n  mov.u32 %cuont, 1;"), "SEM001");
   REQUIRE(found.size() == 1);
   CHECK(found[0].message == "use of undeclared identifier '%cuont'; did you mean '%count'?");
   CHECK(found[0].category == Category::Semantic);
 }
 
-TEST_CASE("SEM001 stays quiet inside code with syntax errors", "[rules]") {
+TEST_CASE("SEM001 stays quiet inside code with syntax errors", "[rules][SEM001]") {
   auto diagnostics = test::lint(kernel("  mov.u32 %nowhere, [%rd1-4];"));
   for (const Diagnostic& d : diagnostics) CHECK(d.rule != "SEM001");
 }
 
-TEST_CASE("SEM002 points at the earlier range that already declares the name", "[rules]") {
+TEST_CASE("SEM002 points at the earlier range that already declares the name", "[rules][SEM002]") {
   std::string text = kernel("  .reg .b32 %r<4>;\n  .reg .b32 %r3;\n  ret;");
   auto found = withRule(text, "SEM002");
   REQUIRE(found.size() == 1);
@@ -41,7 +42,7 @@ TEST_CASE("SEM002 points at the earlier range that already declares the name", "
   CHECK(found[0].related[0].message == "'%r<4>' already declares it here");
 }
 
-TEST_CASE("SEM004 explains a definition that comes too late", "[rules]") {
+TEST_CASE("SEM004 explains a definition that comes too late", "[rules][SEM004]") {
   std::string text = ".version 8.0\n.target sm_80\n.entry k()\n{\n  call f;\n  ret;\n}\n"
                      ".func f()\n{\n  ret;\n}\n";
   auto found = withRule(text, "SEM004");
@@ -51,7 +52,7 @@ TEST_CASE("SEM004 explains a definition that comes too late", "[rules]") {
   REQUIRE(found[0].related.size() == 1);
 }
 
-TEST_CASE("SEM006 warns about 32-bit addressing and rejects other sizes", "[rules]") {
+TEST_CASE("SEM006 warns about 32-bit addressing and rejects other sizes", "[rules][SEM006]") {
   auto thirtyTwo = withRule(".version 8.0\n.target sm_80\n.address_size 32\n", "SEM006");
   REQUIRE(thirtyTwo.size() == 1);
   CHECK(thirtyTwo[0].severity == Severity::Warning);
@@ -61,7 +62,7 @@ TEST_CASE("SEM006 warns about 32-bit addressing and rejects other sizes", "[rule
   CHECK(withRule(".version 8.0\n.target sm_80\n.address_size 64\n", "SEM006").empty());
 }
 
-TEST_CASE("ISA001 knows every reserved opcode and suggests near misses", "[rules]") {
+TEST_CASE("ISA001 knows every reserved opcode and suggests near misses", "[rules][ISA001]") {
   CHECK(withRule(kernel("  .reg .b32 %r;\n  popc.b32 %r, %r;\n  ret;"), "ISA001").empty());
   auto found = withRule(kernel("  .reg .b32 %r;\n  pocp.b32 %r, %r;\n  ret;"), "ISA001");
   REQUIRE(found.size() == 1);
@@ -69,13 +70,13 @@ TEST_CASE("ISA001 knows every reserved opcode and suggests near misses", "[rules
   CHECK(found[0].message.starts_with("unknown instruction 'pocp'"));
 }
 
-TEST_CASE("ISA004 suggests the closest modifier of the family", "[rules]") {
+TEST_CASE("ISA004 suggests the closest modifier of the family", "[rules][ISA004]") {
   auto found = withRule(kernel("  .reg .b32 %r<4>;\n  .reg .b64 %rd<2>;\n  ld.globl.u32 %r1, [%rd1];\n  ret;"), "ISA004");
   REQUIRE(found.size() == 1);
   CHECK(found[0].message == "unknown modifier '.globl' for 'ld'; did you mean '.global'?");
 }
 
-TEST_CASE("ISA005 names the alternatives or the missing modifier", "[rules]") {
+TEST_CASE("ISA005 names the alternatives or the missing modifier", "[rules][ISA005]") {
   auto twoModes = withRule(kernel("  .reg .f32 %f<4>;\n  add.rn.rz.f32 %f1, %f2, %f3;\n  ret;"), "ISA005");
   REQUIRE(twoModes.size() == 1);
   CHECK(twoModes[0].message.find("'.rn' and '.rz' are alternatives") != std::string::npos);
@@ -87,7 +88,7 @@ TEST_CASE("ISA005 names the alternatives or the missing modifier", "[rules]") {
   CHECK(type[0].message.find("does not take type .b32") != std::string::npos);
 }
 
-TEST_CASE("ISA006-ISA008 point at the operand at fault", "[rules]") {
+TEST_CASE("ISA006-ISA008 point at the operand at fault", "[rules][ISA006][ISA007][ISA008]") {
   std::string text = kernel("  .reg .b32 %r<4>;\n  .reg .b64 %rd<2>;\n  add.s32 %r1, %rd1, %r2;\n  ret;");
   auto type = withRule(text, "ISA008");
   REQUIRE(type.size() == 1);
@@ -108,7 +109,7 @@ TEST_CASE("ISA006-ISA008 point at the operand at fault", "[rules]") {
   CHECK(kind[0].message.find("must be a label") != std::string::npos);
 }
 
-TEST_CASE("ISA009 reports 8-bit registers outside ld, st and cvt", "[rules]") {
+TEST_CASE("ISA009 reports 8-bit registers outside ld, st and cvt", "[rules][ISA009]") {
   std::string ok = kernel("  .reg .u8 %c;\n  .reg .b32 %r;\n  .reg .b64 %rd;\n  ld.global.u8 %c, [%rd];\n"
                           "  cvt.u32.u8 %r, %c;\n  st.global.u8 [%rd], %c;\n  ret;");
   CHECK(withRule(ok, "ISA009").empty());
@@ -117,7 +118,7 @@ TEST_CASE("ISA009 reports 8-bit registers outside ld, st and cvt", "[rules]") {
   REQUIRE(found[0].related.size() == 1);
 }
 
-TEST_CASE("ISA010 warns when .vN is not right before the type, as ptxas does", "[rules]") {
+TEST_CASE("ISA010 warns when .vN is not right before the type, as ptxas does", "[rules][ISA010]") {
   std::string text = kernel("  .reg .b32 %r<4>;\n  .reg .b64 %rd<2>;\n  st.global.u32.v2 [%rd1], {%r1, %r2};\n"
                             "  ld.v2.u32.global {%r1, %r2}, [%rd1];\n  ret;");
   auto found = withRule(text, "ISA010");

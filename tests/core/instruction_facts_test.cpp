@@ -111,12 +111,34 @@ TEST_CASE("facts of asynchronous copies name how they complete", "[isa][facts]")
   CHECK(factsOf("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16").does(kWarpgroupMma | kCompletesInWgmmaGroup));
 }
 
+TEST_CASE("facts of mbarrier operations say what they do to the barrier", "[isa][facts]") {
+  CHECK(factsOf("mbarrier.arrive.shared.b64").does(kMbarrierArrive));
+  CHECK(factsOf("mbarrier.arrive_drop.shared.b64").does(kMbarrierArrive));
+  InstructionFacts arriveExpect = factsOf("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64");
+  CHECK(arriveExpect.does(kMbarrierArrive | kMbarrierExpectTx));
+  CHECK_FALSE(arriveExpect.does(kNoDestination));  // It returns the phase state.
+  InstructionFacts expect = factsOf("mbarrier.expect_tx.relaxed.cta.shared::cta.b64");
+  CHECK(expect.does(kMbarrierExpectTx | kNoDestination));
+  CHECK_FALSE(expect.does(kMbarrierArrive));
+  CHECK(factsOf("mbarrier.try_wait.parity.shared::cta.b64").does(kMbarrierWait));
+  CHECK(factsOf("mbarrier.test_wait.shared.b64").does(kMbarrierWait));
+  CHECK_FALSE(factsOf("mbarrier.init.shared.b64").does(kMbarrierArrive | kMbarrierWait | kMbarrierExpectTx));
+  CHECK(factsOf("cp.async.mbarrier.arrive.noinc.shared.b64").does(kMbarrierArrive));
+  CHECK_FALSE(factsOf("cp.async.mbarrier.arrive.noinc.shared.b64").does(kCompletesInAsyncGroup));
+  InstructionFacts prefetch = factsOf("cp.async.bulk.prefetch.L2.global");
+  CHECK(prefetch.does(kPrefetch));
+  CHECK_FALSE(prefetch.does(kWritesMemory));
+}
+
 TEST_CASE("facts of barriers and control flow", "[isa][facts]") {
   CHECK(factsOf("bar.sync").does(kCtaBarrier));
   CHECK(factsOf("barrier.sync.aligned").does(kCtaBarrier));
   CHECK(factsOf("bar.arrive").does(kBarrierArrive));
   CHECK_FALSE(factsOf("bar.arrive").does(kCtaBarrier));
   CHECK(factsOf("bar.red.popc.u32").does(kCtaBarrier));
+  CHECK_FALSE(factsOf("bar.red.popc.u32").does(kNoDestination));  // It writes the count.
+  CHECK_FALSE(factsOf("barrier.red.or.pred").does(kNoDestination));
+  CHECK(factsOf("membar.proxy.alias").does(kProxyFence));
   CHECK(factsOf("barrier.cluster.arrive.release").does(kClusterBarrier));
   CHECK_FALSE(factsOf("barrier.cluster.wait").does(kCtaBarrier));
   CHECK(factsOf("bar.warp.sync").does(kWarpBarrier));

@@ -122,11 +122,11 @@ run "$ptxlint" --version
 [[ $rc -eq 0 && "$out" == *"$version"* ]] && pass "ptxlint --version: $out" || fail "ptxlint --version (exit $rc): $out"
 run "$ptxlint" --list-rules
 [[ $rc -eq 0 && "$out" == *ALN005* ]] && pass "ptxlint --list-rules ($(wc -l <<<"$out") lines)" || fail "ptxlint --list-rules (exit $rc): $out"
-defect="$source/tests/analyzers/defects/ALN005/vector_load_offset.ptx"
+defect="$source/tests/rules/ALN005/vector_load_offset.ptx"
 run "$ptxlint" --no-config "$defect"
 [[ $rc -eq 1 && "$out" == *ALN005* ]] && pass "ptxlint on ALN005/vector_load_offset.ptx: exit 1, reports ALN005" \
   || fail "ptxlint on $defect: exit $rc (want 1): $out"
-clean="$source/tests/analyzers/defects/ALN005/ok_aligned_accesses.ptx"
+clean="$source/tests/rules/ALN005/ok_aligned_accesses.ptx"
 run "$ptxlint" --no-config "$clean"
 [[ $rc -eq 0 ]] && pass "ptxlint on ALN005/ok_aligned_accesses.ptx: exit 0" || fail "ptxlint on $clean: exit $rc (want 0): $out"
 run "$ptxlint" --explain ALN005

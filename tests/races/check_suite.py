@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Runs ptxlint's race and synchronization rules over the defect suite (tests/races): the CUDA
-cases' PTX (nvcc -lineinfo), whose findings are mapped back to CUDA source lines through the
-`.loc` directives (following `inlined_at` to the kernel's own file), and the hand-written PTX
-cases of ptx-hand/, marked on their own lines. A defect counts as found when every
-`// expect: CODE` line has that code; a twin (`*_ok`) must have no finding at all.
+"""Runs ptxlint's race and synchronization rules over the CUDA suite (tests/races): the cases'
+PTX (nvcc -lineinfo), whose findings are mapped back to CUDA source lines through the `.loc`
+directives (following `inlined_at` to the kernel's own file). A defect counts as found when
+every `// expect: CODE` line has that code; a twin (`*_ok`) must have no finding at all.
+The rules' own PTX cases are in tests/rules/<CODE>/ (tests/analyzers/rule_cases_test.cpp).
 
 Usage: check_suite.py PTXLINT [--min-found N]
 Fails when a twin has a finding or fewer than N defects are found. Prints the table.
@@ -62,13 +62,9 @@ def main():
     found_count, defects, twin_findings, extra_findings = 0, 0, [], []
     rows = []
     cases = [(ptx, ROOT / "cuda" / f"{ptx.stem}.cu") for ptx in sorted((ROOT / "ptx").glob("*.ptx"))]
-    cases += [(ptx, ptx) for ptx in sorted((ROOT / "ptx-hand").glob("*.ptx"))]
     for ptx, cu in cases:
         name = ptx.stem
-        if cu == ptx:
-            lines = {n: n for n in range(1, len(ptx.read_text().splitlines()) + 1)}
-        else:
-            lines = source_lines(ptx, cu.name)
+        lines = source_lines(ptx, cu.name)
         run = subprocess.run([args.ptxlint, "--select", "race,sync", "--format", "json", str(ptx)],
                              capture_output=True, text=True)
         data = json.loads(run.stdout)

@@ -275,3 +275,20 @@ TEST_CASE("Selection ranges grow from the word to the statement, block and file"
   CHECK(depth >= 4);
   CHECK(level["range"]["start"] == json({{"line", 0}, {"character", 0}}));
 }
+
+TEST_CASE("workspace/executeCommand runs exactly the commands initialize advertises", "[server]") {
+  Client client;
+  client.request(1, "initialize", {{"capabilities", json::object()}});
+  json advertised = client.reply(1)["result"]["capabilities"]["executeCommandProvider"]["commands"];
+  CHECK(advertised == json::array({"ptxls.server.explainRule"}));
+  client.request(2, "workspace/executeCommand", {{"command", "ptxls.server.explainRule"}, {"arguments", {"ISA004"}}});
+  json explained = client.reply(2)["result"];
+  CHECK(explained["code"] == "ISA004");
+  CHECK(explained["href"] == "https://github.com/ptxls/ptxls/blob/main/docs/rules/ISA004.md");
+  client.request(3, "workspace/executeCommand", {{"command", "ptxls.server.explainRule"}});
+  CHECK(client.reply(3)["error"]["code"] == kInvalidParams);
+  client.request(4, "workspace/executeCommand", {{"command", "ptxls.showRegisterReport"}});
+  json refused = client.reply(4)["error"];
+  CHECK(refused["code"] == kInvalidParams);
+  CHECK(refused["message"] == "unknown command 'ptxls.showRegisterReport'");
+}

@@ -1,6 +1,11 @@
-// Settings: what the editor sends in the "ptxls" section, merged key by key.
+// Settings: what the editor sends in the "ptxls" section, merged key by key, and project files
+// read over it.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "Settings.h"
@@ -20,4 +25,34 @@ TEST_CASE("Settings ignore the editor client's own keys and name unknown ones", 
   CHECK(settings.target == "sm_90");
   REQUIRE(settings.rules.contains("ISA010"));
   CHECK(settings.rules.at("ISA010").severity == Severity::Error);
+}
+
+TEST_CASE("A project file is read over the settings it starts from, and an unusable one says why", "[settings]") {
+  auto folder = std::filesystem::temp_directory_path() / ("ptxls-project-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder / "deep");
+  config::Settings client;
+  client.target = "sm_80";
+  client.rules["SEM001"].severity = Severity::Warning;
+  SECTION("a usable file overrides key by key and names the keys it could not use") {
+    std::ofstream(folder / ".ptxls.json") << "// comments are allowed\n{\"rules\": {\"SEM001\": \"hint\"}, \"bogus\": 1}";
+    std::optional<std::filesystem::path> found = config::findProjectFile(folder / "deep" / "k.ptx");
+    REQUIRE(found == folder / ".ptxls.json");
+    config::ProjectSettings project = config::loadProjectFile(*found, client);
+    CHECK(project.unusable.empty());
+    CHECK(project.problems == std::vector<std::string>{"unknown setting 'bogus'"});
+    CHECK(project.settings.target == "sm_80");
+    CHECK(project.settings.rules.at("SEM001").severity == Severity::Hint);
+  }
+  SECTION("invalid JSON leaves the settings as they were") {
+    std::ofstream(folder / ".ptxls.json") << "{\"rules\": ";
+    config::ProjectSettings project = config::loadProjectFile(folder / ".ptxls.json", client);
+    CHECK(project.unusable == "not valid JSON");
+    CHECK(project.settings.rules.at("SEM001").severity == Severity::Warning);
+  }
+  SECTION("a file that is not an object, or not there, is unusable") {
+    std::ofstream(folder / ".ptxls.json") << "[1, 2]";
+    CHECK(config::loadProjectFile(folder / ".ptxls.json").unusable == "not a JSON object");
+    CHECK(config::loadProjectFile(folder / "missing.json").unusable == "cannot open file");
+  }
+  std::filesystem::remove_all(folder);
 }

@@ -15,7 +15,9 @@
 set -u
 
 # Usage: check_with_ptxas.sh [FOLDER]  (default: the folder of this script); FOLDER holds
-# rejected/ and, optionally, accepted/.
+# rejected/ and, optionally, accepted/; or FOLDER is tests/rules, where each <CODE>/ptxas.json
+# lists the rule's ptxas-rejected cases in the same form as rejected/expected.json (the other
+# cases of a rule folder record their verdict in a `// ptxas:` comment and are not re-checked).
 here="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}"
 
 ptxas="${PTXAS:-}"
@@ -81,30 +83,40 @@ version = subprocess.run([ptxas, "--version"], stdout=subprocess.PIPE,
 version = version.strip().splitlines()[-1] if version.strip() else ""
 
 # ---- rejected -------------------------------------------------------------
-with open(os.path.join(rej_dir, "expected.json")) as f:
-    rej = json.load(f)
-if rej.get("ptxas") != version:
-    print("note: expectations were recorded with %r, running %r"
-          % (rej.get("ptxas"), version))
-cases = rej["cases"]
-for name in sorted(set(ptx_files(rej_dir)) - set(cases)):
-    fail("rejected/%s: file has no entry in expected.json" % name)
-for name in sorted(cases):
-    want = cases[name]
-    path = os.path.join(rej_dir, name)
-    if not os.path.isfile(path):
-        fail("rejected/%s: listed in expected.json but missing" % name)
-        continue
-    rc, out = run(path, want.get("gpu_name", "sm_80"))
-    if rc == 0:
-        fail("rejected/%s: ptxas accepted it" % name)
-        continue
-    line, msg = first_error(out)
-    if line != want["line"] or msg != want["ptxas_message"]:
-        fail("rejected/%s: expected line %s %r, got line %s %r"
-             % (name, want["line"], want["ptxas_message"], line, msg))
-    else:
-        print("ok   rejected/%s (line %s)" % (name, line))
+# (folder, label, verdict file, whether every .ptx of the folder must be listed)
+if os.path.isdir(rej_dir):
+    groups = [(rej_dir, "rejected", os.path.join(rej_dir, "expected.json"), True)]
+else:
+    groups = [(os.path.join(root, d), d, os.path.join(root, d, "ptxas.json"), False)
+              for d in sorted(os.listdir(root)) if os.path.isfile(os.path.join(root, d, "ptxas.json"))]
+cases = {}
+for folder, label, verdicts, complete in groups:
+    with open(verdicts) as f:
+        rej = json.load(f)
+    if rej.get("ptxas") != version:
+        print("note: %s expectations were recorded with %r, running %r"
+              % (label, rej.get("ptxas"), version))
+    listed = rej["cases"]
+    cases.update({label + "/" + name: want for name, want in listed.items()})
+    if complete:
+        for name in sorted(set(ptx_files(folder)) - set(listed)):
+            fail("%s/%s: file has no entry in expected.json" % (label, name))
+    for name in sorted(listed):
+        want = listed[name]
+        path = os.path.join(folder, name)
+        if not os.path.isfile(path):
+            fail("%s/%s: listed in %s but missing" % (label, name, os.path.basename(verdicts)))
+            continue
+        rc, out = run(path, want.get("gpu_name", "sm_80"))
+        if rc == 0:
+            fail("%s/%s: ptxas accepted it" % (label, name))
+            continue
+        line, msg = first_error(out)
+        if line != want["line"] or msg != want["ptxas_message"]:
+            fail("%s/%s: expected line %s %r, got line %s %r"
+                 % (label, name, want["line"], want["ptxas_message"], line, msg))
+        else:
+            print("ok   %s/%s (line %s)" % (label, name, line))
 
 # ---- accepted -------------------------------------------------------------
 acc = {}

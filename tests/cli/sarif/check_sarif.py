@@ -231,7 +231,7 @@ def mode_schema(ptxlint, cache):
                        "findings.ptx"], 1, None),
             "stdin": (["-"], 1, findings.encode()),
             "test-cases": ([os.path.join(SOURCE_ROOT, "tests", folder) for folder in
-                            ("syntax_cases", "semantic_cases", "clients/fixtures")], 1, None),
+                            ("syntax_cases", "rules", "clients/fixtures")], 1, None),
         }
         logs = {}
         for name, (args, expected, stdin) in cases.items():
@@ -432,10 +432,10 @@ def mode_semantics(ptxlint):
               f"stdin: artifact locations {artifacts}")
 
         # Deterministic: the same bytes twice, and with one worker or several.
-        cases = os.path.join(SOURCE_ROOT, "tests", "semantic_cases")
+        cases = os.path.join(SOURCE_ROOT, "tests", "rules")
         _, _, once = run_ptxlint(ptxlint, ["--jobs", "1", cases], work)
         _, _, again = run_ptxlint(ptxlint, ["--jobs", "2", cases], work)
-        check(once == again, "two runs over tests/semantic_cases gave different output")
+        check(once == again, "two runs over tests/rules gave different output")
 
         # The option itself.
         usage = subprocess.run([ptxlint, "--format", "sarif-ish", "clean.ptx"], cwd=work, capture_output=True, text=True)

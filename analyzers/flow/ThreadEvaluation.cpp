@@ -1,0 +1,443 @@
+#include "flow/ThreadEvaluation.h"
+
+#include <algorithm>
+
+#include "flow/IntegerOps.h"
+
+namespace ptx::flow {
+namespace {
+
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// A value that is the same for every thread, drawn from the seed and what identifies it:
+// 256-byte aligned and between 2^16 and 2^20, like the sizes and offsets real code computes
+// with, so that products and sums of a few of them stay far from wrapping around 32 bits (an
+// unsigned comparison of two wrapped sums would split threads that never split).
+std::uint64_t uniformValue(std::uint64_t identity, std::uint64_t seed) {
+  return ((mix(identity ^ mix(seed)) & 0xFFFull) + 0x100) << 8;
+}
+
+std::uint64_t hashText(std::uint64_t h, std::string_view text) {
+  for (char c : text) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+  return mix(h);
+}
+
+// Results that come from other threads or from memory the model does not follow: no term
+// stands for them.
+bool resultIsOpaque(Family family) {
+  switch (family) {
+    case Family::Atom: case Family::Shfl: case Family::Vote: case Family::Match: case Family::Redux:
+    case Family::Activemask: case Family::Tex: case Family::Tld4: case Family::Suld: case Family::Mma:
+    case Family::Wgmma: case Family::Ldmatrix: case Family::Movmatrix: case Family::Bar: case Family::Barrier:
+    case Family::Mbarrier: case Family::Cp: case Family::Addc: case Family::Subc: case Family::Madc:
+    case Family::Elect: case Family::Wmma: case Family::Tcgen05: case Family::Txq: case Family::Suq:
+    case Family::Istypep:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Tags that keep stand-ins of different kinds apart.
+constexpr std::uint64_t kExactTerm = 0xE1;
+constexpr std::uint64_t kLoadTerm = 0x10AD;
+constexpr std::uint64_t kOperationTerm = 0x0B;
+
+constexpr int kMaxDepth = 48;
+
+}  // namespace
+
+ThreadEvaluator::ThreadEvaluator(std::string_view text, const Module& module, FunctionFlow& flow,
+                                 const LaunchShape& launch, Divergence& divergence)
+    : text_(text), module_(module), flow_(flow), launch_(launch), divergence_(divergence) {
+  memoStamp_.assign(flow_.definitions().size(), 0);
+  memo_.assign(flow_.definitions().size(), std::nullopt);
+  conditions_.resize(flow_.blocks().size());
+  conditionsBuilt_.assign(flow_.blocks().size(), false);
+  splits_.assign(flow_.blocks().size(), -1);
+}
+
+std::optional<std::uint64_t> ThreadEvaluator::evaluate(std::uint32_t instruction, const InstructionOperand& operand,
+                                                       const ThreadCoordinates& thread, std::uint64_t seed) {
+  return evaluateOperand(instruction, operand, thread, seed, 0);
+}
+
+std::optional<std::uint64_t> ThreadEvaluator::evaluateAddress(std::uint32_t instruction,
+                                                              const InstructionOperand& address,
+                                                              const ThreadCoordinates& thread, std::uint64_t seed) {
+  if (address.shape != OperandShape::Address) return std::nullopt;
+  std::uint64_t value = 0;
+  if (auto base = flow_.baseRegisterOf(address)) {
+    auto baseValue = evaluateOperand(instruction, *base, thread, seed, 0);
+    if (!baseValue) return std::nullopt;
+    value = *baseValue;
+  } else if (address.symbol != kNoSymbol) {
+    value = uniformValue(0x5100000000ull + address.symbol, seed);
+  } else {
+    return std::nullopt;  // `[0x100]` and the like: not a variable the model places.
+  }
+  if (address.offset.end > address.offset.begin) {
+    InstructionOperand offsetOperand;
+    offsetOperand.shape = OperandShape::Expression;
+    offsetOperand.range = address.offset;
+    AbstractValue offset = flow_.valueOf(instruction, offsetOperand);
+    auto constant = offset.constantValue();
+    if (!constant) return std::nullopt;
+    value += *constant;
+  }
+  return value;
+}
+
+std::optional<std::uint64_t> ThreadEvaluator::evaluateOperand(std::uint32_t instruction,
+                                                              const InstructionOperand& operand,
+                                                              const ThreadCoordinates& thread, std::uint64_t seed,
+                                                              int depth) {
+  if (depth > kMaxDepth) return std::nullopt;
+  switch (operand.shape) {
+    case OperandShape::Register:
+      if (auto key = flow_.registerOf(operand)) return evaluateRegister(instruction, *key, thread, seed, depth);
+      return std::nullopt;
+    case OperandShape::NegatedPredicate: {
+      InstructionOperand reg = operand;
+      reg.shape = OperandShape::Register;
+      std::string_view spelled = textOf(operand.range);
+      std::size_t start = spelled.find_first_not_of("! \t");
+      if (start != std::string_view::npos) reg.range.begin += static_cast<std::uint32_t>(start);
+      auto value = evaluateOperand(instruction, reg, thread, seed, depth + 1);
+      if (!value) return std::nullopt;
+      return (*value & 1) ^ 1;
+    }
+    case OperandShape::SpecialRegister:
+      return evaluateSpecialRegister(textOf(operand.range), thread);
+    case OperandShape::Symbol:
+    case OperandShape::IntegerLiteral:
+    case OperandShape::Expression: {
+      if (operand.shape == OperandShape::Symbol && operand.symbol != kNoSymbol) {
+        return uniformValue(0x5100000000ull + operand.symbol, seed);
+      }
+      AbstractValue value = flow_.valueOf(instruction, operand);
+      if (auto constant = value.constantValue()) return *constant;
+      return std::nullopt;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<std::uint64_t> ThreadEvaluator::evaluateSpecialRegister(std::string_view name,
+                                                                      const ThreadCoordinates& thread) const {
+  auto component = [&](std::string_view prefix) { return name.starts_with(prefix) ? componentOf(name.substr(prefix.size())) : -1; };
+  std::uint64_t linear = thread.tid[0] + launch_.ntid[0] * (thread.tid[1] + launch_.ntid[1] * thread.tid[2]);
+  if (name == "%laneid") return linear % 32;
+  if (name == "%warpid") return linear / 32;
+  if (int c = component("%tid"); c >= 0) return thread.tid[c];
+  if (int c = component("%ntid"); c >= 0) return launch_.ntid[c];
+  if (int c = component("%ctaid"); c >= 0) return thread.ctaid[c];
+  if (int c = component("%nctaid"); c >= 0) return launch_.nctaid[c];
+  const auto& cluster = launch_.cluster;
+  if (int c = component("%cluster_ctaid"); c >= 0) return thread.ctaid[c] % cluster[c];
+  if (int c = component("%cluster_nctaid"); c >= 0) return cluster[c];
+  if (int c = component("%clusterid"); c >= 0) return thread.ctaid[c] / cluster[c];
+  if (name == "%cluster_ctarank") {
+    return thread.ctaid[0] % cluster[0] +
+           cluster[0] * (thread.ctaid[1] % cluster[1] + cluster[1] * (thread.ctaid[2] % cluster[2]));
+  }
+  if (name == "%cluster_nctarank") return cluster[0] * cluster[1] * cluster[2];
+  if (name == "WARP_SZ") return 32;
+  return std::nullopt;
+}
+
+std::optional<std::uint64_t> ThreadEvaluator::evaluateRegister(std::uint32_t instruction, RegisterKey reg,
+                                                               const ThreadCoordinates& thread, std::uint64_t seed,
+                                                               int depth) {
+  const std::vector<std::uint32_t>& reaching = reachingAt(instruction, reg);
+  if (reaching.size() == 1) return evaluateDefinition(reaching[0], thread, seed, depth + 1);
+  // A value chosen among several definitions (a loop counter, a buffer index toggled each
+  // iteration) takes few values, which the code relies on (`i ^ 1` picks the other buffer
+  // only while i is 0 or 1): a random stand-in would make addresses meet that never do.
+  // When asking whether a loop's condition splits the threads, its first iteration is what
+  // is evaluated: the definition from before the loop, which dominates the read.
+  if (reaching.size() >= 2 && iterationLoop_ != nullptr) {
+    // Only the values the loop evaluated carries: its own definition from the previous
+    // iteration, or the one definition from before the loop in the first. A value another
+    // loop carries, or a branch chooses, is unknown (an outer loop's first iteration need not
+    // be one in which this loop runs).
+    if (!iterationLoop_->body[flow_.blockOf(instruction)]) return std::nullopt;
+    bool ambiguous = false;
+    auto carried = carriedDefinition(instruction, reaching, ambiguous);
+    if (ambiguous || !carried) return std::nullopt;
+    if (iteration_ >= 1) {
+      auto it = carried_.find(*carried);
+      return it == carried_.end() ? std::nullopt : it->second;
+    }
+    std::optional<std::uint32_t> entry;
+    for (std::uint32_t d : reaching) {
+      if (d == *carried) continue;
+      if (entry) return std::nullopt;
+      entry = d;
+    }
+    return entry ? evaluateDefinition(*entry, thread, seed, depth + 1) : std::nullopt;
+  }
+  if (reaching.size() >= 2 && firstIteration_) {
+    std::uint32_t readBlock = flow_.blockOf(instruction);
+    std::optional<std::uint32_t> entry;
+    for (std::uint32_t d : reaching) {
+      std::uint32_t defInstruction = flow_.definitions()[d].instruction;
+      std::uint32_t defBlock = flow_.blockOf(defInstruction);
+      bool reachesFromBefore =
+          defBlock == readBlock ? defInstruction < instruction : flow_.dominates(defBlock, readBlock);
+      if (reachesFromBefore) {
+        if (entry) return std::nullopt;
+        entry = d;
+      }
+    }
+    if (entry) return evaluateDefinition(*entry, thread, seed, depth + 1);
+    return std::nullopt;
+  }
+  if (reaching.size() >= 2) return std::nullopt;
+  // No definition reaches it: a parameter of a .func, the same for every thread.
+  return uniformValue((std::uint64_t{reg.symbol} << 32) ^ reg.index, seed);
+}
+
+const std::vector<std::uint32_t>& ThreadEvaluator::reachingAt(std::uint32_t instruction, RegisterKey reg) {
+  std::uint64_t key = (std::uint64_t{instruction} << 32) ^ (std::uint64_t{reg.symbol} << 12) ^ reg.index;
+  auto it = reaching_.find(key);
+  if (it != reaching_.end() && it->second.first == reg) return it->second.second;
+  auto& slot = reaching_[key];
+  slot = {reg, flow_.reachingDefinitions(instruction, reg)};
+  return slot.second;
+}
+
+std::optional<std::uint64_t> ThreadEvaluator::evaluateDefinition(std::uint32_t definition,
+                                                                 const ThreadCoordinates& thread, std::uint64_t seed,
+                                                                 int depth) {
+  using Operation = IntegerOperation;
+  if (depth > kMaxDepth) return std::nullopt;
+  bool sameContext = memoSeed_ == seed && memoThread_.tid == thread.tid && memoThread_.ctaid == thread.ctaid;
+  if (!sameContext) {
+    ++stamp_;
+    memoSeed_ = seed;
+    memoThread_ = thread;
+  }
+  if (memoStamp_[definition] == stamp_) return memo_[definition];
+  const Definition& def = flow_.definitions()[definition];
+  const InstructionSite& site = module_.instructions[def.instruction];
+  auto finish = [&](std::optional<std::uint64_t> value) {
+    memoStamp_[definition] = stamp_;
+    memo_[definition] = value;
+    return value;
+  };
+  if (site.isCall || def.operand != site.firstOperand) return finish(std::nullopt);
+  // The evaluation runs millions of times on a large kernel: the operation is decoded once.
+  const IntegerOp& op = flow_.integerOpOf(def.instruction);
+  if (!op.type.present() && op.operation != Operation::Mov) return finish(std::nullopt);
+  if (op.type.isFloat()) return finish(std::nullopt);
+  unsigned bits = op.type.width();
+  // A guarded definition keeps the old value when its guard fails.
+  if (auto guard = flow_.guardRegisterOf(site)) {
+    auto holds = evaluateOperand(def.instruction, *guard, thread, seed, depth + 1);
+    if (!holds) return finish(std::nullopt);
+    bool executes = ((*holds & 1) != 0) != site.guardNegated;
+    if (!executes) return finish(evaluateRegister(def.instruction, def.reg, thread, seed, depth + 1));
+  }
+  auto source = [&](std::uint32_t k) -> std::optional<std::uint64_t> {
+    if (k >= site.operandCount) return std::nullopt;
+    return evaluateOperand(def.instruction, module_.operands[site.firstOperand + k], thread, seed, depth + 1);
+  };
+  switch (op.operation) {
+    case Operation::Ld:
+    case Operation::Ldu:
+      return finish(evaluateLoad(def, thread, seed));
+    case Operation::Mapa: {
+      // The address in the other CTA's shared memory, evaluated as the same offset: which CTA
+      // it reaches is the rank operand, which the race search reads itself.
+      auto a = source(1);
+      return finish(a ? std::optional(truncateTo(*a, bits)) : std::nullopt);
+    }
+    case Operation::Mov:
+    case Operation::Cvta:
+    case Operation::Cvt: {
+      auto a = source(1);
+      if (!a) return finish(std::nullopt);
+      if (op.operation == Operation::Cvt && op.typeCount >= 2) {
+        if (op.sourceType.isFloat()) return finish(std::nullopt);
+        return finish(convertInteger(op, *a));
+      }
+      return finish(op.operation == Operation::Mov ? truncateTo(*a, bits) : *a);
+    }
+    case Operation::Setp: {
+      if (site.operandCount != 3 || op.comparison == Comparison::None) return finish(std::nullopt);
+      auto a = source(1);
+      auto b = source(2);
+      if (!a || !b) return finish(std::nullopt);
+      auto holds = comparisonHolds(op, *a, *b);
+      return finish(holds ? std::optional<std::uint64_t>(*holds ? 1 : 0) : std::nullopt);
+    }
+    case Operation::Selp: {
+      auto c = source(3);
+      if (!c) return finish(std::nullopt);
+      return finish((*c & 1) ? source(1) : source(2));
+    }
+    case Operation::Not:
+    case Operation::Neg: {
+      auto a = source(1);
+      if (!a) return finish(std::nullopt);
+      return finish(truncateTo(op.operation == Operation::Not ? ~*a : (0 - *a), bits));
+    }
+    default:
+      break;
+  }
+  auto a = source(1);
+  auto b = source(2);
+  if (!a || !b) return finish(std::nullopt);
+  switch (op.operation) {
+    case Operation::Mul:
+    case Operation::Mad:
+    case Operation::Mul24:
+    case Operation::Mad24: {
+      bool adds = op.operation == Operation::Mad || op.operation == Operation::Mad24;
+      if (op.high && (op.operation == Operation::Mul24 || op.operation == Operation::Mad24)) return finish(std::nullopt);
+      std::optional<std::uint64_t> addend = 0;
+      if (op.high) {
+        auto upper = highProduct(op, *a, *b);
+        if (!upper) return finish(std::nullopt);
+        if (!adds) return finish(upper);
+        addend = source(3);
+        return finish(addend ? std::optional(truncateTo(*upper + *addend, bits)) : std::nullopt);
+      }
+      if (adds) addend = source(3);
+      if (!addend) return finish(std::nullopt);
+      return finish(lowProduct(op, *a, *b, *addend));
+    }
+    default:
+      return finish(binaryResult(op, *a, *b));
+  }
+}
+
+std::optional<std::uint64_t> ThreadEvaluator::evaluateLoad(const Definition& def, const ThreadCoordinates& thread,
+                                                           std::uint64_t seed) {
+  // A load at an address every thread computes alike reads the same word for all of them
+  // (at the same moment): a uniform value. Parameters are read-only, so always.
+  const InstructionSite& site = module_.instructions[def.instruction];
+  const InstructionFacts& facts = module_.factsOf(site);
+  bool param = std::any_of(facts.modifiers.begin(), facts.modifiers.end(),
+                           [](Modifier m) { return infoOf(m).space == StateSpace::Param; });
+  if (site.operandCount < 2 || module_.operands[site.firstOperand].shape == OperandShape::Vector) return std::nullopt;
+  const InstructionOperand& address = module_.operands[site.firstOperand + 1];
+  if (divergence_.ofRead(def.instruction, address) != 0) return std::nullopt;
+  std::uint64_t identity =
+      param ? 0x7000000000ull + address.symbol * 4096ull + address.offset.begin : 0x9000000000ull + def.instruction;
+  // Parameters and constant banks hold the same words for every CTA; anything else may not
+  // (each CTA has its own shared memory, and global memory changes under the grid).
+  if (!param && !facts.has(Modifier::Const)) {
+    identity ^= mix((std::uint64_t{thread.ctaid[0]} << 40) ^ (std::uint64_t{thread.ctaid[1]} << 20) ^ thread.ctaid[2]);
+  }
+  if (param && address.offset.end > address.offset.begin) identity ^= mix(address.offset.end);
+  return truncateTo(uniformValue(identity, seed), flow_.integerOpOf(def.instruction).type.width());
+}
+
+std::optional<std::uint64_t> ThreadEvaluator::valueTerm(std::uint32_t instruction, const InstructionOperand& operand,
+                                                        const ThreadCoordinates& thread, std::uint64_t seed) {
+  TermMemo memo;
+  return termOfOperand(instruction, operand, thread, seed, 0, memo);
+}
+
+std::optional<std::uint64_t> ThreadEvaluator::termOfOperand(std::uint32_t instruction,
+                                                            const InstructionOperand& operand,
+                                                            const ThreadCoordinates& thread, std::uint64_t seed,
+                                                            int depth, TermMemo& memo) {
+  if (depth > kMaxDepth) return std::nullopt;
+  if (operand.shape == OperandShape::Register) {
+    auto key = flow_.registerOf(operand);
+    if (!key) return std::nullopt;
+    const std::vector<std::uint32_t>& reaching = reachingAt(instruction, *key);
+    if (reaching.size() == 1) return termOfDefinition(reaching[0], thread, seed, depth + 1, memo);
+  }
+  if (operand.shape == OperandShape::Vector) {
+    std::uint64_t h = mix(0x7EC ^ operand.elementCount);
+    for (std::uint32_t e = 0; e < operand.elementCount; ++e) {
+      auto element = termOfOperand(instruction, module_.operands[operand.firstElement + e], thread, seed, depth + 1, memo);
+      if (!element) return std::nullopt;
+      h = mix(h ^ *element);
+    }
+    return h;
+  }
+  if (operand.shape == OperandShape::FloatLiteral) return hashText(kExactTerm, textOf(operand.range));
+  auto exact = evaluateOperand(instruction, operand, thread, seed, depth + 1);
+  if (!exact) return std::nullopt;
+  return mix(kExactTerm ^ mix(*exact));
+}
+
+std::optional<std::uint64_t> ThreadEvaluator::termOfDefinition(std::uint32_t definition,
+                                                               const ThreadCoordinates& thread, std::uint64_t seed,
+                                                               int depth, TermMemo& memo) {
+  if (depth > kMaxDepth) return std::nullopt;
+  if (auto it = memo.find(definition); it != memo.end()) return it->second;
+  memo[definition] = std::nullopt;  // A cycle through this definition is unknown.
+  auto finish = [&](std::optional<std::uint64_t> term) {
+    memo[definition] = term;
+    return term;
+  };
+  if (auto exact = evaluateDefinition(definition, thread, seed, depth + 1)) return finish(mix(kExactTerm ^ mix(*exact)));
+  const Definition& def = flow_.definitions()[definition];
+  const InstructionSite& site = module_.instructions[def.instruction];
+  if (site.isCall || site.operandCount == 0) return finish(std::nullopt);
+  const InstructionFacts& facts = module_.factsOf(site);
+  if (auto guard = flow_.guardRegisterOf(site)) {
+    auto holds = evaluateOperand(def.instruction, *guard, thread, seed, depth + 1);
+    if (!holds) return finish(std::nullopt);
+    if (((*holds & 1) != 0) == site.guardNegated) {
+      // The guard fails: the register keeps what reached the instruction.
+      const std::vector<std::uint32_t>& before = reachingAt(def.instruction, def.reg);
+      if (before.size() != 1) return finish(std::nullopt);
+      return finish(termOfDefinition(before[0], thread, seed, depth + 1, memo));
+    }
+  }
+  const InstructionOperand& destination = module_.operands[site.firstOperand];
+  bool grouped = destination.shape == OperandShape::Vector || destination.shape == OperandShape::PredicatePair;
+  std::uint32_t element = grouped && def.operand >= destination.firstElement
+                              ? def.operand - destination.firstElement
+                              : def.operand - site.firstOperand;
+  if (facts.is(Family::Ld) || facts.is(Family::Ldu)) {
+    if (site.operandCount < 2) return finish(std::nullopt);
+    // The word's memory: shared memory is the CTA's, local memory the thread's; a generic
+    // address may be either, and is left unknown.
+    std::uint64_t memory = 0;
+    bool known = false;
+    for (Modifier modifier : facts.modifiers) {
+      if (modifier == Modifier::Global || modifier == Modifier::Const || modifier == Modifier::Param) known = true;
+      StateSpace space = infoOf(modifier).space;
+      if (space == StateSpace::Shared || space == StateSpace::SharedCluster) {
+        known = true;
+        memory = mix((std::uint64_t{thread.ctaid[0]} << 42) ^ (std::uint64_t{thread.ctaid[1]} << 21) ^ thread.ctaid[2]);
+      }
+    }
+    if (!known) return finish(std::nullopt);
+    auto address = evaluateAddress(def.instruction, module_.operands[site.firstOperand + 1], thread, seed);
+    if (!address) return finish(std::nullopt);
+    return finish(mix(kLoadTerm ^ mix(memory ^ mix(*address ^ (std::uint64_t{element} << 56)))));
+  }
+  if (resultIsOpaque(facts.family)) return finish(std::nullopt);
+  // The operation (family and modifiers) over its sources' stand-ins.
+  std::uint64_t h = mix(kOperationTerm ^ (static_cast<std::uint64_t>(facts.family) << 8));
+  for (Modifier modifier : facts.modifiers) h = mix(h ^ static_cast<std::uint64_t>(modifier));
+  h = mix(h ^ element);
+  for (std::uint32_t o = site.firstOperand + 1; o < site.firstOperand + site.operandCount; ++o) {
+    const InstructionOperand& source = module_.operands[o];
+    if (source.shape == OperandShape::Address || source.shape == OperandShape::Sink ||
+        source.shape == OperandShape::PredicatePair) {
+      return finish(std::nullopt);
+    }
+    auto term = termOfOperand(def.instruction, source, thread, seed, depth + 1, memo);
+    if (!term) return finish(std::nullopt);
+    h = mix(h ^ *term);
+  }
+  return finish(h);
+}
+
+}  // namespace ptx::flow

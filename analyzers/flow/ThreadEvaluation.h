@@ -1,0 +1,131 @@
+// ThreadEvaluation: the values one concrete thread computes in a function, and the paths it
+// takes.
+//
+// An operand's value is evaluated as a function of the thread's coordinates, with every value
+// that is the same for all threads (a parameter, a loaded word at a uniform address, a loop
+// counter that does not depend on the thread) replaced by a pseudo-random number drawn from a
+// seed. Two threads that compute the same address under two different seeds compute it for
+// every value of those uniform inputs, up to a negligible chance: that is how the race rules
+// prove two accesses collide, GPUVerify's two-thread reduction carried out on concrete thread
+// pairs. Integer semantics are flow/IntegerOps.h, shared with the value analysis.
+//
+// Path conditions are the thread-dependent branch conditions an instruction executes under
+// (the edges of dominating branches it is reached through), evaluated per thread; loops are
+// followed iteration by iteration for the values they carry (ThreadPaths.cpp).
+//
+// Anything the evaluator cannot follow is "unknown" (nullopt), and the rules stay quiet then.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "flow/Divergence.h"
+#include "flow/FunctionFlow.h"
+#include "flow/LaunchShape.h"
+#include "model/Module.h"
+
+namespace ptx::flow {
+
+// One access of one thread in one loop iteration (ThreadEvaluator::accessesInIterations):
+// state -1 when unknown, 0 when the thread does not execute it, 1 with its address.
+struct IterationAccess {
+  std::int8_t state = -1;
+  std::uint64_t address = 0;
+};
+
+class ThreadEvaluator {
+ public:
+  ThreadEvaluator(std::string_view text, const Module& module, FunctionFlow& flow, const LaunchShape& launch,
+                  Divergence& divergence);
+
+  // The value of a source operand for one thread, or nullopt.
+  std::optional<std::uint64_t> evaluate(std::uint32_t instruction, const InstructionOperand& operand,
+                                        const ThreadCoordinates& thread, std::uint64_t seed);
+  // The same on the first iteration of the loops around it (ThreadModel::evaluateOnEntry).
+  std::optional<std::uint64_t> evaluateOnEntry(std::uint32_t instruction, const InstructionOperand& operand,
+                                               const ThreadCoordinates& thread, std::uint64_t seed);
+  // The address `[base+offset]` designates for one thread.
+  std::optional<std::uint64_t> evaluateAddress(std::uint32_t instruction, const InstructionOperand& address,
+                                               const ThreadCoordinates& thread, std::uint64_t seed);
+  // A stand-in for the value a source operand holds for one thread (ThreadModel::valueTerm).
+  std::optional<std::uint64_t> valueTerm(std::uint32_t instruction, const InstructionOperand& operand,
+                                         const ThreadCoordinates& thread, std::uint64_t seed);
+
+  // Whether the thread executes the instruction, as far as conditions whose divergence
+  // intersects `divergence` decide it (ThreadModel::executes).
+  std::optional<bool> executes(std::uint32_t instruction, const ThreadCoordinates& thread, std::uint64_t seed,
+                               std::uint8_t divergence);
+  // Whether the thread takes the conditional branch ending `block`.
+  std::optional<bool> branchTaken(std::uint32_t block, const ThreadCoordinates& thread, std::uint64_t seed);
+  // Whether two threads of a small block are shown to take that branch different ways.
+  bool conditionSplitsThreads(std::uint32_t block);
+
+  // Loops followed iteration by iteration (ThreadModel::accessesInIterations).
+  std::vector<std::vector<IterationAccess>> accessesInIterations(
+      const NaturalLoop& loop, int last, const std::vector<std::pair<std::uint32_t, const InstructionOperand*>>& accesses,
+      const ThreadCoordinates& thread, std::uint64_t seed, std::uint8_t divergence);
+  std::optional<bool> branchTakenInIteration(const NaturalLoop& loop, int iteration, std::uint32_t block,
+                                             const ThreadCoordinates& thread, std::uint64_t seed);
+
+ private:
+  using TermMemo = std::unordered_map<std::uint32_t, std::optional<std::uint64_t>>;
+  struct Edge {
+    std::uint32_t branchBlock;  // A block ending in a conditional branch...
+    bool taken;                 // ...whose branch is (true) or is not (false) taken.
+  };
+  const std::vector<Edge>& conditionsOf(std::uint32_t block);
+  std::optional<std::uint64_t> evaluateDefinition(std::uint32_t definition, const ThreadCoordinates& thread,
+                                                  std::uint64_t seed, int depth);
+  std::optional<std::uint64_t> evaluateOperand(std::uint32_t instruction, const InstructionOperand& operand,
+                                               const ThreadCoordinates& thread, std::uint64_t seed, int depth);
+  std::optional<std::uint64_t> evaluateSpecialRegister(std::string_view name, const ThreadCoordinates& thread) const;
+  std::optional<std::uint64_t> evaluateRegister(std::uint32_t instruction, RegisterKey reg,
+                                                const ThreadCoordinates& thread, std::uint64_t seed, int depth);
+  std::optional<std::uint64_t> evaluateLoad(const Definition& def, const ThreadCoordinates& thread,
+                                            std::uint64_t seed);
+  std::optional<std::uint64_t> termOfOperand(std::uint32_t instruction, const InstructionOperand& operand,
+                                             const ThreadCoordinates& thread, std::uint64_t seed, int depth,
+                                             TermMemo& memo);
+  std::optional<std::uint64_t> termOfDefinition(std::uint32_t definition, const ThreadCoordinates& thread,
+                                                std::uint64_t seed, int depth, TermMemo& memo);
+  const std::vector<std::uint32_t>& reachingAt(std::uint32_t instruction, RegisterKey reg);
+  // Runs `onIteration(k)` for k = 0..last with the loop's carried values as iteration k sees
+  // them; false (nothing run) when the loop is too large.
+  template <typename OnIteration>
+  bool forIterations(const NaturalLoop& loop, int last, const ThreadCoordinates& thread, std::uint64_t seed,
+                     OnIteration onIteration);
+  // The definitions in `loop` of registers also defined before it: those whose values the
+  // loop may carry (carriedDefinition picks among them), per loop.
+  const std::vector<std::uint32_t>& carriedCandidates(const NaturalLoop& loop);
+  std::optional<std::uint32_t> carriedDefinition(std::uint32_t instruction, const std::vector<std::uint32_t>& reaching,
+                                                 bool& ambiguous);
+  std::string_view textOf(ByteRange range) const { return text_.substr(range.begin, range.end - range.begin); }
+
+  std::string_view text_;
+  const Module& module_;
+  FunctionFlow& flow_;
+  const LaunchShape& launch_;
+  Divergence& divergence_;
+  std::vector<std::vector<Edge>> conditions_;  // Per block, built on demand.
+  std::vector<bool> conditionsBuilt_;
+  std::vector<std::int8_t> splits_;  // Per block: conditionSplitsThreads, -1 until asked.
+  // Memo of evaluations for the current (thread, seed).
+  std::vector<std::uint32_t> memoStamp_;
+  std::vector<std::optional<std::uint64_t>> memo_;
+  std::uint32_t stamp_ = 1;
+  ThreadCoordinates memoThread_{};
+  std::uint64_t memoSeed_ = 0;
+  std::unordered_map<std::uint64_t, std::pair<RegisterKey, std::vector<std::uint32_t>>> reaching_;
+  bool firstIteration_ = false;  // Loop-carried values read as their value on entry.
+  // Set while evaluating in an iteration of one loop (forIterations).
+  const NaturalLoop* iterationLoop_ = nullptr;
+  int iteration_ = 0;
+  std::unordered_map<std::uint32_t, std::optional<std::uint64_t>> carried_;  // Definition -> value after iteration 0.
+  std::unordered_map<const NaturalLoop*, std::vector<std::uint32_t>> carriedCandidates_;
+};
+
+}  // namespace ptx::flow
