@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <memory>
 #include <mutex>
 
 namespace ptx {
@@ -285,11 +286,6 @@ bool parseFormLine(std::string_view line, std::string_view family, const GroupMa
   return true;
 }
 
-struct Table {
-  std::vector<InstructionFamily> families;  // Sorted by name.
-  std::vector<std::string> errors;
-};
-
 void parseBlock(std::string_view block, std::string_view family, GroupMap& groups,
                 InstructionFamily* out, std::vector<std::string>& errors) {
   for (std::string_view line : notationLines(block)) {
@@ -317,46 +313,86 @@ void parseBlock(std::string_view block, std::string_view family, GroupMap& group
   }
 }
 
-Table buildTable() {
-  Table table;
-  GroupMap common;
-  parseBlock(kCommonGroups, "common", common, nullptr, table.errors);
-  for (const RawFamily& raw : kRawFamilies) {
+// The table is parsed family by family on first use: a small file names a dozen families, and
+// parsing all 135 would be most of its lint. Slots are sorted by name and never move, so the
+// forms that matches point into stay put; each slot is filled once, under its own flag, so
+// threads linting different files may fill different slots at the same time.
+class Table {
+ public:
+  Table() {
+    for (const RawFamily& raw : kRawFamilies) raws_.push_back(&raw);
+    std::sort(raws_.begin(), raws_.end(), [](const RawFamily* a, const RawFamily* b) { return a->name < b->name; });
+    for (std::size_t i = 1; i < raws_.size(); ++i) {
+      if (raws_[i]->name == raws_[i - 1]->name) duplicates_.push_back(std::string(raws_[i]->name) + ": listed twice");
+    }
+    families_.resize(raws_.size());
+    errors_.resize(raws_.size());
+    built_ = std::make_unique<std::once_flag[]>(raws_.size());
+    parseBlock(kCommonGroups, "common", common_, nullptr, commonErrors_);
+  }
+
+  const InstructionFamily* find(std::string_view name) {
+    auto it = std::lower_bound(raws_.begin(), raws_.end(), name,
+                               [](const RawFamily* raw, std::string_view key) { return raw->name < key; });
+    if (it == raws_.end() || (*it)->name != name) return nullptr;
+    return &built(static_cast<std::size_t>(it - raws_.begin()));
+  }
+
+  std::span<const InstructionFamily> all() {
+    for (std::size_t i = 0; i < raws_.size(); ++i) built(i);
+    return families_;
+  }
+
+  std::span<const std::string> errors() {
+    std::call_once(allErrorsOnce_, [&] {
+      all();
+      allErrors_ = commonErrors_;
+      for (const auto& list : errors_) allErrors_.insert(allErrors_.end(), list.begin(), list.end());
+      allErrors_.insert(allErrors_.end(), duplicates_.begin(), duplicates_.end());
+    });
+    return allErrors_;
+  }
+
+ private:
+  const InstructionFamily& built(std::size_t i) {
+    std::call_once(built_[i], [&] { families_[i] = buildFamily(*raws_[i], errors_[i]); });
+    return families_[i];
+  }
+
+  InstructionFamily buildFamily(const RawFamily& raw, std::vector<std::string>& errors) const {
     InstructionFamily family;
     family.name = raw.name;
     family.examples = raw.examples;
     family.counterexamples = raw.counterexamples;
-    GroupMap groups = common;
-    parseBlock(raw.forms, raw.name, groups, &family, table.errors);
-    if (family.forms.empty()) {
-      table.errors.push_back(std::string(raw.name) + ": no forms");
-    }
-    if (findOpcode(raw.name) == nullptr) {
-      table.errors.push_back(std::string(raw.name) + ": not an opcode of Opcodes.def");
-    }
+    GroupMap groups = common_;
+    parseBlock(raw.forms, raw.name, groups, &family, errors);
+    if (family.forms.empty()) errors.push_back(std::string(raw.name) + ": no forms");
+    if (findOpcode(raw.name) == nullptr) errors.push_back(std::string(raw.name) + ": not an opcode of Opcodes.def");
     for (const InstructionForm& form : family.forms) {
       for (const FormElement& element : form.elements) {
         family.vocabulary.insert(family.vocabulary.end(), element.values.begin(), element.values.end());
       }
     }
     std::sort(family.vocabulary.begin(), family.vocabulary.end());
-    family.vocabulary.erase(std::unique(family.vocabulary.begin(), family.vocabulary.end()),
-                            family.vocabulary.end());
-    table.families.push_back(std::move(family));
+    family.vocabulary.erase(std::unique(family.vocabulary.begin(), family.vocabulary.end()), family.vocabulary.end());
+    return family;
   }
-  std::sort(table.families.begin(), table.families.end(),
-            [](const InstructionFamily& a, const InstructionFamily& b) { return a.name < b.name; });
-  for (std::size_t i = 1; i < table.families.size(); ++i) {
-    if (table.families[i].name == table.families[i - 1].name) {
-      table.errors.push_back(std::string(table.families[i].name) + ": listed twice");
-    }
-  }
-  return table;
-}
 
-const Table& table() {
-  static const Table instance = buildTable();
-  return instance;
+  std::vector<const RawFamily*> raws_;
+  std::vector<InstructionFamily> families_;
+  std::vector<std::vector<std::string>> errors_;
+  std::unique_ptr<std::once_flag[]> built_;
+  GroupMap common_;
+  std::vector<std::string> commonErrors_;
+  std::vector<std::string> duplicates_;
+  std::once_flag allErrorsOnce_;
+  std::vector<std::string> allErrors_;
+};
+
+// Never destroyed: the process ends without tearing down a table nothing will read again.
+Table& table() {
+  static Table* instance = new Table();
+  return *instance;
 }
 
 // Assigns modifiers to elements (each element used once); true when every required element
@@ -422,16 +458,11 @@ std::optional<TypeShape> shapeOf(std::string_view type) {
 
 }  // namespace
 
-std::span<const InstructionFamily> allInstructionFamilies() { return table().families; }
+std::span<const InstructionFamily> allInstructionFamilies() { return table().all(); }
 
-const InstructionFamily* findInstructionFamily(std::string_view opcode) {
-  const auto& families = table().families;
-  auto it = std::lower_bound(families.begin(), families.end(), opcode,
-                             [](const InstructionFamily& family, std::string_view key) { return family.name < key; });
-  return it != families.end() && it->name == opcode ? &*it : nullptr;
-}
+const InstructionFamily* findInstructionFamily(std::string_view opcode) { return table().find(opcode); }
 
-std::span<const std::string> instructionTableErrors() { return table().errors; }
+std::span<const std::string> instructionTableErrors() { return table().errors(); }
 
 namespace {
 std::vector<FormMatch> matchFormsExactly(const InstructionFamily& family, std::span<const std::string_view> modifiers);
