@@ -458,15 +458,7 @@ AbstractValue FunctionFlow::evaluate(std::uint32_t definition) {
       if (sources.size() != 2 || !sources[1].isConstant() || !typed) break;
       auto amount = static_cast<unsigned>(std::min<std::uint64_t>(sources[1].bits.value(), 64));
       KnownBits value = sources[0].bits.truncated(width);
-      if (op.type.isSigned()) {
-        KnownBits extended = value.signExtended(width);
-        // Arithmetic shift: the vacated high bits copy the sign bit.
-        KnownBits shifted{amount >= 64 ? 0 : (extended.zero >> amount), amount >= 64 ? 0 : (extended.one >> amount)};
-        std::uint64_t vacated = amount == 0 ? 0 : ~(~std::uint64_t{0} >> amount);
-        if (extended.zero >> 63) shifted.zero |= vacated;
-        if (extended.one >> 63) shifted.one |= vacated;
-        return plain(shifted);
-      }
+      if (op.type.isSigned()) return plain(arithmeticShiftRight(value, amount, width));
       return plain(shiftRight(value, amount, width));
     }
     case Operation::And:

@@ -2,9 +2,10 @@
 // signedness of its types, .lo/.hi/.wide, a comparison — decoded once from its facts, and the
 // concrete semantics of those operations on 64-bit words.
 //
-// The two interpreters of the flow layer read this one decode: the value analysis
-// (FunctionFlow, known bits of addresses) and the thread model's evaluator (concrete values
-// per thread, flow/ThreadEvaluation.h), so they agree on what an instruction computes.
+// Three interpreters read this one decode: the value analysis (FunctionFlow, known bits of
+// addresses), the thread model's evaluator (concrete values per thread,
+// flow/ThreadEvaluation.h) and the descriptor evaluator of the swizzle rules (bit slices of an
+// address, swizzle/Descriptors.h), so they agree on what an instruction computes.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,7 @@
 namespace ptx::flow {
 
 enum class IntegerOperation : std::uint8_t {
-  Other,  // Nothing either interpreter follows.
+  Other,  // Nothing any interpreter follows.
   Add, Sub, Mul, Mad, Mul24, Mad24, Div, Rem, Min, Max,
   And, Or, Xor, Not, Neg, Shl, Shr, Bfi,
   Mov, Cvt, Cvta, Mapa, Selp, Setp, Ld, Ldu,

@@ -101,5 +101,15 @@ inline KnownBits shiftRight(const KnownBits& a, unsigned amount, unsigned width)
   std::uint64_t high = amount == 0 ? 0 : ~(~std::uint64_t{0} >> amount);
   return {(value.zero >> amount) | high, value.one >> amount};
 }
+// Arithmetic shift right of a `width`-bit value: the vacated high bits copy its sign bit. The
+// result is sign-extended to 64 bits; callers truncate it to the width they need.
+inline KnownBits arithmeticShiftRight(const KnownBits& a, unsigned amount, unsigned width) {
+  KnownBits extended = a.truncated(width).signExtended(width);
+  KnownBits shifted{amount >= 64 ? 0 : (extended.zero >> amount), amount >= 64 ? 0 : (extended.one >> amount)};
+  std::uint64_t vacated = amount == 0 ? 0 : (amount >= 64 ? ~std::uint64_t{0} : ~(~std::uint64_t{0} >> amount));
+  if (extended.zero >> 63) shifted.zero |= vacated;
+  if (extended.one >> 63) shifted.one |= vacated;
+  return shifted;
+}
 
 }  // namespace ptx::flow

@@ -3,10 +3,10 @@
 #include "swizzle/Descriptors.h"
 
 #include <algorithm>
-#include <array>
 #include <bit>
 
 #include "flow/ConstantExpression.h"
+#include "flow/IntegerOps.h"
 
 namespace ptx::swizzle {
 namespace {
@@ -18,7 +18,7 @@ using flow::KnownBits;
 constexpr unsigned kWindowBits = 16;
 constexpr int kMaxRounds = 100;
 
-std::uint64_t lowMask(unsigned count) { return count >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1; }
+std::uint64_t lowMask(unsigned count) { return flow::truncateTo(~std::uint64_t{0}, count); }
 
 unsigned log2Floor(std::uint64_t value) { return value == 0 ? 0 : 63 - static_cast<unsigned>(std::countl_zero(value)); }
 
@@ -141,31 +141,6 @@ BitValue placeBits(const BitValue& value, unsigned position, unsigned width) {
   return result;
 }
 
-bool isIntegerType(Modifier type) {
-  TypeClass typeClass = infoOf(type).typeClass;
-  return typeClass == TypeClass::Bits || typeClass == TypeClass::Unsigned || typeClass == TypeClass::Signed;
-}
-
-bool isSignedType(Modifier type) { return infoOf(type).typeClass == TypeClass::Signed; }
-
-// The type modifiers of an instruction (`.pred` included), in order: cvt has two.
-struct TypeModifiers {
-  std::array<Modifier, 2> first{};  // The first two of them.
-  std::size_t count = 0;
-
-  explicit TypeModifiers(const InstructionFacts& facts) {
-    for (Modifier m : facts.modifiers) {
-      const ModifierInfo& info = infoOf(m);
-      if (info.typeBytes == 0 && info.typeClass != TypeClass::Predicate) continue;
-      if (count < first.size()) first[count] = m;
-      ++count;
-    }
-  }
-  bool empty() const { return count == 0; }
-  std::size_t size() const { return count; }
-  Modifier operator[](std::size_t i) const { return first[i]; }
-};
-
 }  // namespace
 
 BitValue BitValue::meet(const BitValue& other) const {
@@ -235,22 +210,21 @@ BitValue BitEvaluator::evaluate(std::uint32_t definition) {
 }
 
 BitValue BitEvaluator::evaluateOperation(std::uint32_t definition) {
+  using Operation = flow::IntegerOperation;
   const Module& module = context_.module;
   const flow::Definition& def = flow_.definitions()[definition];
   const InstructionSite& site = module.instructions[def.instruction];
   if (site.isCall || site.inDamagedCode || site.operandCount == 0) return BitValue::unknown();
-  const InstructionFacts& facts = module.factsOf(site);
-  const Family opcode = facts.family;
-  TypeModifiers types(facts);
-  auto has = [&](Modifier modifier) { return facts.has(modifier); };
-  unsigned width = 64;
-  if (!types.empty() && infoOf(types[0]).typeBytes != 0) width = infoOf(types[0]).typeBytes * 8u;
+  const flow::IntegerOp& op = flow_.integerOpOf(def.instruction);
+  // A predicate destination type leaves the width of the words computed with at 64.
+  unsigned width = op.type.isPredicate() ? 64 : op.type.width();
   if (width > 64) return BitValue::unknown();
+  bool integer = op.type.present() && !op.type.isFloat() && !op.type.isPredicate();
   const InstructionOperand& destination = module.operands[site.firstOperand];
 
   // `mov.b64 {%r1, %r2}, %rd1`: each element receives its share of the source's bits.
   if (def.operand != site.firstOperand) {
-    if (opcode != Family::Mov || destination.shape != OperandShape::Vector || site.operandCount != 2 ||
+    if (op.operation != Operation::Mov || destination.shape != OperandShape::Vector || site.operandCount != 2 ||
         destination.elementCount == 0 || def.operand < destination.firstElement ||
         def.operand >= destination.firstElement + destination.elementCount) {
       return BitValue::unknown();
@@ -266,7 +240,9 @@ BitValue BitEvaluator::evaluateOperation(std::uint32_t definition) {
     const InstructionOperand& operand = module.operands[site.firstOperand + i];
     if (operand.shape == OperandShape::Vector) {
       // `mov.b64 %rd1, {%r1, %r2}`: the elements packed from the low bits up.
-      if (opcode != Family::Mov || site.operandCount != 2 || operand.elementCount == 0) return BitValue::unknown();
+      if (op.operation != Operation::Mov || site.operandCount != 2 || operand.elementCount == 0) {
+        return BitValue::unknown();
+      }
       unsigned elementWidth = width / operand.elementCount;
       BitValue packed = BitValue::constant(0);
       for (std::uint32_t e = 0; e < operand.elementCount; ++e) {
@@ -285,103 +261,115 @@ BitValue BitEvaluator::evaluateOperation(std::uint32_t definition) {
     sources.push_back(value);
   }
 
-  if (opcode == Family::Mov && sources.size() == 1) return truncated(sources[0], width);
-  if ((opcode == Family::Cvta || opcode == Family::Mapa) && !sources.empty()) {
-    BitValue value = sources[0];
-    value.bits = {value.bits.zero & lowMask(kWindowBits), value.bits.one & lowMask(kWindowBits)};
-    if (value.slice.present()) {
-      int top = static_cast<int>(kWindowBits) - value.slice.shift;
-      value.slice = top <= 0 ? AddressSlice{} : clip(value.slice, 0, static_cast<unsigned>(top));
-    }
-    return truncated(value, width);
-  }
-  if (opcode == Family::Cvt && sources.size() == 1 && types.size() == 2) {
-    unsigned to = infoOf(types[0]).typeBytes, from = infoOf(types[1]).typeBytes;
-    if (to == 0 || from == 0 || !isIntegerType(types[0]) || !isIntegerType(types[1]) ||
-        facts.hasAny({Modifier::Rn, Modifier::Rz, Modifier::Rm, Modifier::Rp, Modifier::Rni, Modifier::Rzi, Modifier::Sat})) {
-      return BitValue::unknown();
-    }
-    unsigned toBits = to * 8, fromBits = from * 8;
-    BitValue value = sources[0];
-    KnownBits bits = value.bits.truncated(fromBits);
-    if (isSignedType(types[1])) bits = bits.signExtended(fromBits);
-    value.bits = bits.truncated(toBits);
-    value.slice = clip(value.slice, 0, std::min(toBits, fromBits));
-    return value;
-  }
-  bool integer = !types.empty() && isIntegerType(types[0]);
-  if ((opcode == Family::Add || opcode == Family::Sub) && sources.size() == 2 && integer &&
-      !facts.hasAny({Modifier::Sat, Modifier::Cc})) {
-    return addValues(truncated(sources[0], width), truncated(sources[1], width), opcode == Family::Sub, width);
-  }
-  if ((opcode == Family::Mul || opcode == Family::Mad) && integer && facts.hasAny({Modifier::Lo, Modifier::Wide}) &&
-      sources.size() >= 2 && !facts.hasAny({Modifier::Cc, Modifier::Sat})) {
-    KnownBits a = sources[0].bits.truncated(width);
-    KnownBits b = sources[1].bits.truncated(width);
-    unsigned resultWidth = width;
-    if (has(Modifier::Wide)) {
-      if (isSignedType(types[0])) {
-        a = a.signExtended(width);
-        b = b.signExtended(width);
+  switch (op.operation) {
+    case Operation::Mov:
+      if (sources.size() == 1) return truncated(sources[0], width);
+      break;
+    case Operation::Cvta:
+    case Operation::Mapa:
+      if (!sources.empty()) {
+        BitValue value = sources[0];
+        value.bits = {value.bits.zero & lowMask(kWindowBits), value.bits.one & lowMask(kWindowBits)};
+        if (value.slice.present()) {
+          int top = static_cast<int>(kWindowBits) - value.slice.shift;
+          value.slice = top <= 0 ? AddressSlice{} : clip(value.slice, 0, static_cast<unsigned>(top));
+        }
+        return truncated(value, width);
       }
-      resultWidth = std::min(2 * width, 64u);
-    }
-    BitValue product = plain(a * b, resultWidth);
-    if (opcode == Family::Mul) return product;
-    if (sources.size() < 3) return BitValue::unknown();
-    return addValues(truncated(sources[2], resultWidth), product, false, resultWidth);
-  }
-  if ((opcode == Family::Shl || opcode == Family::Shr) && sources.size() == 2 && sources[1].bits.isConstant() && !types.empty()) {
-    auto amount = static_cast<unsigned>(std::min<std::uint64_t>(sources[1].bits.value(), 64));
-    BitValue value = truncated(sources[0], width);
-    if (opcode == Family::Shl) {
-      value.bits = flow::shiftLeft(value.bits, amount).truncated(width);
-      value.slice = shiftSliceLeft(value.slice, amount, width);
+      break;
+    case Operation::Cvt: {
+      if (sources.size() != 1 || op.typeCount != 2) break;
+      bool integerSource = op.sourceType.present() && !op.sourceType.isFloat() && !op.sourceType.isPredicate();
+      if (!integer || !integerSource || op.rounds || op.saturates) return BitValue::unknown();
+      unsigned toBits = op.type.bits, fromBits = op.sourceType.bits;
+      BitValue value = sources[0];
+      KnownBits bits = value.bits.truncated(fromBits);
+      if (op.sourceType.isSigned()) bits = bits.signExtended(fromBits);
+      value.bits = bits.truncated(toBits);
+      value.slice = clip(value.slice, 0, std::min(toBits, fromBits));
       return value;
     }
-    if (isSignedType(types[0])) {
-      KnownBits extended = value.bits.signExtended(width);
-      KnownBits shifted{amount >= 64 ? 0 : (extended.zero >> amount), amount >= 64 ? 0 : (extended.one >> amount)};
-      std::uint64_t vacated = amount == 0 ? 0 : (amount >= 64 ? ~std::uint64_t{0} : ~(~std::uint64_t{0} >> amount));
-      if (extended.zero >> 63) shifted.zero |= vacated;
-      if (extended.one >> 63) shifted.one |= vacated;
-      value.bits = shifted.truncated(width);
-    } else {
-      value.bits = flow::shiftRight(value.bits, amount, width);
+    case Operation::Add:
+    case Operation::Sub:
+      if (sources.size() != 2 || !integer || op.saturates || op.carries) break;
+      return addValues(truncated(sources[0], width), truncated(sources[1], width), op.operation == Operation::Sub, width);
+    case Operation::Mul:
+    case Operation::Mad: {
+      if (!integer || !(op.low || op.wide) || sources.size() < 2 || op.carries || op.saturates) break;
+      KnownBits a = sources[0].bits.truncated(width);
+      KnownBits b = sources[1].bits.truncated(width);
+      unsigned resultWidth = width;
+      if (op.wide) {
+        if (op.type.isSigned()) {
+          a = a.signExtended(width);
+          b = b.signExtended(width);
+        }
+        resultWidth = std::min(2 * width, 64u);
+      }
+      BitValue product = plain(a * b, resultWidth);
+      if (op.operation == Operation::Mul) return product;
+      if (sources.size() < 3) return BitValue::unknown();
+      return addValues(truncated(sources[2], resultWidth), product, false, resultWidth);
     }
-    value.slice = shiftSliceRight(value.slice, amount);
-    return value;
-  }
-  if ((opcode == Family::And || opcode == Family::Or || opcode == Family::Xor) && sources.size() == 2 && integer) {
-    BitValue a = truncated(sources[0], width), b = truncated(sources[1], width);
-    BitValue result = BitValue::unknown();
-    if (opcode == Family::And) {
-      result.bits = a.bits & b.bits;
-      if (a.slice.present() && !b.slice.present()) result.slice = keepRun(a.slice, b.bits.one);
-      else if (b.slice.present() && !a.slice.present()) result.slice = keepRun(b.slice, a.bits.one);
-    } else {
-      result.bits = opcode == Family::Or ? (a.bits | b.bits) : (a.bits ^ b.bits);
-      if (a.slice.present() && !b.slice.present()) result.slice = keepRun(a.slice, b.bits.zero);
-      else if (b.slice.present() && !a.slice.present()) result.slice = keepRun(b.slice, a.bits.zero);
+    case Operation::Shl:
+    case Operation::Shr: {
+      if (sources.size() != 2 || !sources[1].bits.isConstant() || !op.type.present()) break;
+      auto amount = static_cast<unsigned>(std::min<std::uint64_t>(sources[1].bits.value(), 64));
+      BitValue value = truncated(sources[0], width);
+      if (op.operation == Operation::Shl) {
+        value.bits = flow::shiftLeft(value.bits, amount).truncated(width);
+        value.slice = shiftSliceLeft(value.slice, amount, width);
+        return value;
+      }
+      if (op.type.isSigned()) {
+        value.bits = flow::arithmeticShiftRight(value.bits, amount, width).truncated(width);
+      } else {
+        value.bits = flow::shiftRight(value.bits, amount, width);
+      }
+      value.slice = shiftSliceRight(value.slice, amount);
+      return value;
     }
-    return truncated(result, width);
+    case Operation::And:
+    case Operation::Or:
+    case Operation::Xor: {
+      if (sources.size() != 2 || !integer) break;
+      BitValue a = truncated(sources[0], width), b = truncated(sources[1], width);
+      BitValue result = BitValue::unknown();
+      if (op.operation == Operation::And) {
+        result.bits = a.bits & b.bits;
+        if (a.slice.present() && !b.slice.present()) result.slice = keepRun(a.slice, b.bits.one);
+        else if (b.slice.present() && !a.slice.present()) result.slice = keepRun(b.slice, a.bits.one);
+      } else {
+        result.bits = op.operation == Operation::Or ? (a.bits | b.bits) : (a.bits ^ b.bits);
+        if (a.slice.present() && !b.slice.present()) result.slice = keepRun(a.slice, b.bits.zero);
+        else if (b.slice.present() && !a.slice.present()) result.slice = keepRun(b.slice, a.bits.zero);
+      }
+      return truncated(result, width);
+    }
+    case Operation::Not:
+      if (sources.size() == 1 && integer) return plain(~sources[0].bits, width);
+      break;
+    case Operation::Bfi: {
+      if (sources.size() != 4 || !sources[2].bits.isConstant() || !sources[3].bits.isConstant()) break;
+      // d = b with bits [pos, pos + len) replaced by the low len bits of a.
+      std::uint64_t position = sources[2].bits.value() & 0xff, length = sources[3].bits.value() & 0xff;
+      if (length == 0 || position + length > width) return BitValue::unknown();
+      auto pos = static_cast<unsigned>(position), len = static_cast<unsigned>(length);
+      std::uint64_t mask = lowMask(len) << pos;
+      BitValue inserted = placeBits(sources[0], pos, len);
+      const BitValue& base = sources[1];
+      BitValue result = BitValue::unknown();
+      result.bits = {(inserted.bits.zero & mask) | (base.bits.zero & ~mask), (inserted.bits.one & mask) | (base.bits.one & ~mask)};
+      if (inserted.slice.present()) result.slice = inserted.slice;
+      else result.slice = keepRun(base.slice, ~mask);
+      return truncated(result, width);
+    }
+    case Operation::Selp:
+      if (sources.size() == 3) return truncated(sources[0].meet(sources[1]), width);
+      break;
+    default:
+      break;
   }
-  if (opcode == Family::Not && sources.size() == 1 && integer) return plain(~sources[0].bits, width);
-  if (opcode == Family::Bfi && sources.size() == 4 && sources[2].bits.isConstant() && sources[3].bits.isConstant()) {
-    // d = b with bits [pos, pos + len) replaced by the low len bits of a.
-    std::uint64_t position = sources[2].bits.value() & 0xff, length = sources[3].bits.value() & 0xff;
-    if (length == 0 || position + length > width) return BitValue::unknown();
-    auto pos = static_cast<unsigned>(position), len = static_cast<unsigned>(length);
-    std::uint64_t mask = lowMask(len) << pos;
-    BitValue inserted = placeBits(sources[0], pos, len);
-    const BitValue& base = sources[1];
-    BitValue result = BitValue::unknown();
-    result.bits = {(inserted.bits.zero & mask) | (base.bits.zero & ~mask), (inserted.bits.one & mask) | (base.bits.one & ~mask)};
-    if (inserted.slice.present()) result.slice = inserted.slice;
-    else result.slice = keepRun(base.slice, ~mask);
-    return truncated(result, width);
-  }
-  if (opcode == Family::Selp && sources.size() == 3) return truncated(sources[0].meet(sources[1]), width);
   // Anything else: what the dataflow layer knows of the value's bits.
   return plain(flow_.valueOfDefinition(definition).bits, width);
 }

@@ -6,8 +6,10 @@
 // forgets it as soon as the address is masked or shifted, which is exactly what the descriptor
 // encoding `(addr & 0x3FFFF) >> 4` does. BitEvaluator keeps that link as an "address slice":
 // the value's bits [lo, hi) are the address's bits [lo + shift, hi + shift). It follows mov,
-// cvta, cvt, add, sub, mad, shl, shr, and, or, xor, bfi, selp and the vector forms of mov that
-// pack two 32-bit halves into a 64-bit register (`mov.b64 %rd, {%r1, %r2}`) or split one.
+// cvta, mapa, cvt, add, sub, mul, mad, shl, shr, and, or, xor, not, bfi, selp and the vector
+// forms of mov that pack two 32-bit halves into a 64-bit register (`mov.b64 %rd, {%r1, %r2}`)
+// or split one, reading which operation an instruction performs, and on which types, from the
+// decode the flow layer shares (flow/IntegerOps.h).
 //
 // One assumption goes beyond plain bit arithmetic, and it is the one CUTLASS and DeepGEMM rely
 // on when they advance a descriptor by adding to it: adding a small constant to a value whose

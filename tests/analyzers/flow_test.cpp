@@ -423,3 +423,24 @@ TEST_CASE("Thread model: barriers with thread counts and cluster coordinates thr
   CHECK(model.evaluate(clusterId, f.module.operands[f.module.instructions[clusterId].firstOperand + 1], thread, 1) ==
         1u);
 }
+
+TEST_CASE("Known bits: arithmetic shift right copies the sign bit, also by 64 or more", "[flow]") {
+  using ptx::flow::KnownBits;
+  using ptx::flow::arithmeticShiftRight;
+  // -8 as a 32-bit value, shifted by 1: -4, sign-extended to 64 bits.
+  KnownBits minusEight = KnownBits::constant(0xFFFFFFF8u);
+  CHECK(arithmeticShiftRight(minusEight, 1, 32).value() == 0xFFFFFFFFFFFFFFFCull);
+  CHECK(arithmeticShiftRight(minusEight, 0, 32).value() == 0xFFFFFFFFFFFFFFF8ull);
+  // Shifting by the whole width or more leaves only copies of the sign.
+  CHECK(arithmeticShiftRight(minusEight, 64, 32).value() == ~0ull);
+  CHECK(arithmeticShiftRight(minusEight, 200, 32).value() == ~0ull);
+  CHECK(arithmeticShiftRight(KnownBits::constant(0x40), 64, 32).value() == 0);
+  // A positive value shifts like a logical shift.
+  CHECK(arithmeticShiftRight(KnownBits::constant(0x7FFFFFF0u), 4, 32).value() == 0x07FFFFFFu);
+  // An unknown sign leaves the vacated bits unknown.
+  KnownBits unknownSign = KnownBits::alignedTo(4);
+  KnownBits shifted = arithmeticShiftRight(unknownSign, 8, 32);
+  CHECK_FALSE(shifted.isConstant());
+  CHECK((shifted.zero >> 63) == 0);
+  CHECK((shifted.one >> 63) == 0);
+}
