@@ -46,6 +46,7 @@ struct ReportedFunction {
   std::string kind;                  // "entry" or "func".
   std::uint32_t line = 1;            // 1-based line of the name.
   std::uint32_t registers = 0;
+  std::uint32_t afterSetmaxnreg = 0;  // Registers after a setmaxnreg; 0 when it has none.
   std::uint32_t maxLive = 0;
   std::uint32_t spills = 0;          // 32-bit registers that did not fit the budget.
   std::uint32_t budget = 255;

@@ -459,6 +459,7 @@ FileReport lintAndReport(const std::string& shown, const std::string& text, cons
     out.kind = function.isEntry ? "entry" : "func";
     out.line = lines.byteColumn(function.nameRange.begin).line + 1;
     out.registers = function.estimate.registers;
+    out.afterSetmaxnreg = function.estimate.afterSetmaxnreg;
     out.maxLive = function.estimate.maxLiveUnits;
     out.spills = function.estimate.spilledUnits;
     out.budget = function.estimate.budget;

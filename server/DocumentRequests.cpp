@@ -347,6 +347,9 @@ json Server::registerReport(const Analysis& analysis, const json& params) {
                          {"kind", report.isEntry ? "entry" : "func"},
                          {"range", rangeJson(analysis, report.nameRange, encoding_)},
                          {"registers", report.estimate.registers},
+                         {"registersAfterSetmaxnreg", report.estimate.afterSetmaxnreg
+                                                          ? json(report.estimate.afterSetmaxnreg)
+                                                          : json(nullptr)},
                          {"maxLive", report.estimate.maxLiveUnits},
                          {"spills", report.estimate.spilledUnits},
                          {"budget", report.estimate.budget},

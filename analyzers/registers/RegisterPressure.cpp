@@ -114,7 +114,18 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
   estimate.spilledUnits = allocation.spilledUnits;
 
   // What ptxas adds around the allocation.
-  estimate.registers = std::max(estimate.registers, largestSetmaxnreg(text, module, function));
+  // setmaxnreg resizes a warpgroup's registers after launch. What ptxas 13 allocates at launch
+  // (sm_90a, measured on setmaxnreg.inc 232 / .dec 40 in one kernel; register_budget_test.cpp):
+  // the code's own need when the kernel declares no register limit (8 registers), and the
+  // largest count setmaxnreg asks for, capped by the limit, when it declares one — .maxnreg
+  // (168 under .maxnreg 168, 232 under .maxnreg 240) or .minnctapersm with .maxntid (232 at
+  // .maxntid 256 / .minnctapersm 1, 168 at 384 / 1). .maxntid or .reqntid alone is no limit.
+  if (std::uint32_t largest = largestSetmaxnreg(text, module, function)) {
+    estimate.afterSetmaxnreg = std::min(largest, kMostRegistersPerThread);
+    bool declaresLimit = functionDirective(function, Modifier::Maxnreg).has_value() ||
+                         functionDirective(function, Modifier::Minnctapersm).has_value();
+    if (declaresLimit) estimate.registers = std::max(estimate.registers, std::min(largest, estimate.budget));
+  }
   estimate.registers = std::max(estimate.registers, points.callFloor);
   estimate.registers = std::max(estimate.registers, unrolledLoopRegisters(text, module, flow, function, lowered, regions,
                                                                           estimate, estimate.registers));

@@ -55,6 +55,10 @@ struct RegisterEstimate {
   std::uint32_t budget = 255;                 // The per-thread register limit that applies.
   std::string budgetReason;                   // "255", ".maxnreg 64", ".maxntid 256 / .minnctapersm 2".
   std::uint32_t spilledUnits = 0;             // 32-bit units that did not fit the budget.
+  // The most registers a `setmaxnreg` gives the warpgroup that asks for them (capped at 255),
+  // after launch; 0 when the function has none. `registers` stays what ptxas -v prints: the
+  // allocation at launch (see RegisterPressure.cpp).
+  std::uint32_t afterSetmaxnreg = 0;
   // Per instruction of the function: 32-bit units live across it (for plots and inlay hints).
   std::vector<std::uint16_t> liveUnits;
   // Per instruction: whether it sits inside a loop (a block on a CFG cycle).

@@ -116,6 +116,10 @@ std::vector<FunctionRegisterReport> reportRegisters(std::string_view text, const
 
 std::string summaryLine(const FunctionRegisterReport& report, bool ascii) {
   std::string line = (ascii ? "~ " : "\u2248 ") + std::to_string(report.estimate.registers) + " registers";
+  // A warp-specialized kernel: ptxas's figure is the launch allocation; setmaxnreg changes it.
+  if (report.estimate.afterSetmaxnreg > 0) {
+    line += " at launch, up to " + std::to_string(report.estimate.afterSetmaxnreg) + " after setmaxnreg";
+  }
   if (report.estimate.spilledUnits > 0) line += " (" + std::to_string(report.estimate.spilledUnits) + " spilled)";
   if (report.occupancy) {
     char percent[16];

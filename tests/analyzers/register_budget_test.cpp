@@ -143,12 +143,14 @@ TEST_CASE("Register bounds: .maxnreg, .maxntid or .minnctapersm, not .reqntid", 
   CHECK(bounded(module(kernel(".minnctapersm 2"))));
 }
 
-TEST_CASE("setmaxnreg: the estimate reports the largest count a kernel asks for", "[registers][setmaxnreg]") {
-  // A warp-specialized kernel: the producer gives registers back, the consumer takes more.
-  // ptxas allocates the kernel for, and reports, the largest count (232); what its own code
-  // needs (a handful) stays in maxLiveUnits.
-  std::string text = module(R"(.visible .entry k(.param .u64 out)
-{
+namespace {
+
+// A warp-specialized kernel: the producer warpgroup gives registers back, the consumer takes
+// more. `bounds` is the performance-tuning directives of its header.
+std::string warpSpecialized(std::string_view bounds) {
+  std::string text = ".visible .entry k(.param .u64 out)\n";
+  text += bounds;
+  text += R"({
   .reg .pred %p<2>;
   .reg .b32 %r<3>;
   .reg .b64 %rd<2>;
@@ -164,11 +166,39 @@ DONE:
   st.global.u32 [%rd1], %r1;
   ret;
 }
-)",
-                            "sm_90a");
-  registers::RegisterEstimate estimate = estimateOne(text);
-  CHECK(estimate.registers == 232);
-  CHECK(estimate.maxLiveUnits < 8);
+)";
+  return module(text, "sm_90a");
+}
+
+}  // namespace
+
+TEST_CASE("setmaxnreg: the launch allocation follows the kernel's register limit, as ptxas 13 reports it",
+          "[registers][setmaxnreg]") {
+  // ptxas -v --gpu-name sm_90a on each of these kernels (CUDA 13.0) printed "Used N registers".
+  struct Case {
+    const char* bounds;
+    std::uint32_t ptxasRegisters;
+  };
+  const Case cases[] = {
+      {"", 8},                                    // No limit: what the code needs.
+      {".maxntid 256, 1, 1\n", 8},                // .maxntid alone is no register limit.
+      {".reqntid 384, 1, 1\n", 8},
+      {".maxntid 256, 1, 1\n.minnctapersm 1\n", 232},  // Ceiling 255: the largest request.
+      {".maxntid 384, 1, 1\n.minnctapersm 1\n", 168},  // Ceiling 168 caps the request.
+      {".maxnreg 240\n", 232},
+      {".maxnreg 168\n", 168},
+  };
+  for (const Case& c : cases) {
+    INFO("bounds: " << c.bounds);
+    registers::RegisterEstimate estimate = estimateOne(warpSpecialized(c.bounds));
+    CHECK(estimate.afterSetmaxnreg == 232);
+    if (c.ptxasRegisters > 100) {
+      CHECK(estimate.registers == c.ptxasRegisters);
+    } else {
+      // The code's own need: an estimate, near ptxas's figure and far below the request.
+      CHECK(estimate.registers < 16);
+    }
+  }
 }
 
 TEST_CASE("setmaxnreg below the allocation leaves the figure to the allocation", "[registers][setmaxnreg]") {
@@ -187,4 +217,6 @@ TEST_CASE("setmaxnreg below the allocation leaves the figure to the allocation",
   registers::RegisterEstimate plain = estimateOne(module(without, "sm_90a"));
   CHECK(with.registers > 24);
   CHECK(with.registers == plain.registers);
+  CHECK(with.afterSetmaxnreg == 24);
+  CHECK(plain.afterSetmaxnreg == 0);
 }
