@@ -68,6 +68,12 @@ struct ReportedFunction {
   std::string confidence;
   std::string summary;               // "~ 72 registers - 50% occupancy on sm_90".
   std::string plot;                  // The SVG written for it (--plot), if any.
+  // --ptxas: what ptxas -v printed for this function (absent when ptxas did not run or did
+  // not name it).
+  bool hasPtxas = false;
+  std::uint32_t ptxasRegisters = 0;
+  std::uint32_t ptxasSpillStores = 0;  // Bytes.
+  std::uint32_t ptxasSpillLoads = 0;
 };
 
 struct FileReport {
@@ -75,6 +81,8 @@ struct FileReport {
   std::string ioError;  // Non-empty when the file could not be read.
   std::vector<ReportedDiagnostic> diagnostics;
   bool hasFunctions = false;  // --report registers was asked for.
+  bool ptxasAsked = false;    // --ptxas was given.
+  std::string ptxasError;     // Why ptxas gave no figures for this file; empty when it did.
   std::vector<ReportedFunction> functions;
 };
 

@@ -29,6 +29,7 @@
 #include "LintCache.h"
 #include "isa/IsaReference.h"
 #include "Lint.h"
+#include "PtxasRunner.h"
 #include "Registry.h"
 #include "RuleDocs.h"
 #include "Settings.h"
@@ -80,6 +81,9 @@ Reports:
                        the target (text after the findings; JSON: a "functions" array per file).
   --plot DIR           With --report registers: write one SVG per function into DIR (live
                        registers along the instructions, loops shaded, peak and budget marked).
+  --ptxas              With --report registers: also run ptxas -v on each file (for its
+                       .target; $PTXAS, $CUDA_HOME/bin or /usr/local/cuda/bin; 60 s at most)
+                       and show its register figure beside the estimate.
 
 Output:
   --format FORMAT      Output format: text (default), json (docs/json-format.md) or sarif
@@ -134,6 +138,8 @@ struct Options {
   std::optional<std::string> cacheDir;  // --cache-dir DIR.
   bool reportRegisters = false;         // --report registers.
   std::optional<std::string> plotDir;   // --plot DIR.
+  bool verifyWithPtxas = false;         // --ptxas.
+  std::optional<std::string> ptxas;     // The ptxas that --ptxas runs (none found: nullopt).
 };
 
 std::optional<Severity> parseSeverity(std::string_view level) {
@@ -249,6 +255,8 @@ Options parseArguments(int argc, char** argv, bool& exitEarly) {
       std::string_view what = value("--report");
       if (what != "registers") throw UsageError{"--report needs 'registers', got '" + std::string(what) + "'"};
       options.reportRegisters = true;
+    } else if (arg == "--ptxas") {
+      options.verifyWithPtxas = true;
     } else if (arg == "--plot" || arg.starts_with("--plot=")) {
       std::string_view directory = value("--plot");
       if (directory.empty()) throw UsageError{"--plot needs a folder"};
@@ -323,6 +331,8 @@ Options parseArguments(int argc, char** argv, bool& exitEarly) {
   if (options.paths.empty()) throw UsageError{"no PATH given"};
   if (options.configFile && !options.useProjectFiles) throw UsageError{"--config and --no-config conflict"};
   if (options.plotDir && !options.reportRegisters) throw UsageError{"--plot needs --report registers"};
+  if (options.verifyWithPtxas && !options.reportRegisters) throw UsageError{"--ptxas needs --report registers"};
+  if (options.verifyWithPtxas) options.ptxas = oracle::findPtxas();
   if (options.select) {
     // ruff semantics: --select keeps only the listed rules; --ignore still removes from them.
     for (const RuleMeta& rule : allRules()) {
@@ -441,6 +451,29 @@ std::string plotFileName(const std::string& file, const std::string& function) {
   return safe + ".svg";
 }
 
+// --ptxas: runs ptxas -v on the file for `target` and puts its figure beside each function's
+// estimate; a file it cannot assemble says why.
+void addPtxasFigures(FileReport& report, const std::string& text, const std::string& target, const Options& settings) {
+  report.ptxasAsked = true;
+  if (!settings.ptxas) {
+    report.ptxasError = "ptxas not found (set PTXAS or CUDA_HOME)";
+    return;
+  }
+  oracle::PtxasResult ptxas = oracle::runPtxas(*settings.ptxas, text, target);
+  if (!ptxas.error.empty()) {
+    report.ptxasError = ptxas.error;
+    return;
+  }
+  for (ReportedFunction& function : report.functions) {
+    auto found = ptxas.functions.find(function.name);
+    if (found == ptxas.functions.end()) continue;
+    function.hasPtxas = true;
+    function.ptxasRegisters = found->second.registers;
+    function.ptxasSpillStores = found->second.spillStores;
+    function.ptxasSpillLoads = found->second.spillLoads;
+  }
+}
+
 // --report registers: the lint (never from the cache: the report needs the module) and the
 // register report of every function, with its plot when --plot is given.
 FileReport lintAndReport(const std::string& shown, const std::string& text, const LintOptions& options,
@@ -491,6 +524,7 @@ FileReport lintAndReport(const std::string& shown, const std::string& text, cons
     }
     report.functions.push_back(std::move(out));
   }
+  if (settings.verifyWithPtxas) addPtxasFigures(report, text, registers::reportTarget(result.module, options.targetOverride), settings);
   return report;
 }
 

@@ -66,9 +66,17 @@ void emitJson(std::ostream& out, std::span<const FileReport> reports, const RunS
           entry["occupancy"] = nullptr;
         }
         if (!f.plot.empty()) entry["plot"] = f.plot;
+        if (report.ptxasAsked) {
+          entry["ptxas"] = f.hasPtxas ? json{{"registers", f.ptxasRegisters},
+                                             {"spill_stores", f.ptxasSpillStores},
+                                             {"spill_loads", f.ptxasSpillLoads},
+                                             {"difference", static_cast<long>(f.registers) - static_cast<long>(f.ptxasRegisters)}}
+                                      : json(nullptr);
+        }
         functions.push_back(std::move(entry));
       }
       file["functions"] = std::move(functions);
+      if (report.ptxasAsked) file["ptxas_error"] = report.ptxasError.empty() ? json(nullptr) : json(report.ptxasError);
     }
     files.push_back(std::move(file));
   }

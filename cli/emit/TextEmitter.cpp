@@ -94,6 +94,7 @@ void emitText(std::ostream& out, std::span<const FileReport> reports, const RunS
 void emitRegisterReport(std::ostream& out, std::span<const FileReport> reports, bool color) {
   auto bold = [&](const std::string& text) { return color ? std::string(kBold) + text + std::string(kReset) : text; };
   for (const FileReport& report : reports) {
+    if (report.ptxasAsked && !report.ptxasError.empty()) out << report.path << ": ptxas -v not run: " << report.ptxasError << "\n";
     for (const ReportedFunction& f : report.functions) {
       out << bold(report.path + ":" + std::to_string(f.line) + ": " + f.kind + " " + f.name) << "\n";
       out << "    " << f.summary << "\n";
@@ -107,6 +108,17 @@ void emitRegisterReport(std::ostream& out, std::span<const FileReport> reports, 
       out << "\n    budget: " << f.budget << " (" << f.budgetReason << ")";
       if (f.spills > 0) out << "; " << f.spills << " registers spill to local memory";
       out << "\n";
+      if (f.hasPtxas) {
+        long difference = static_cast<long>(f.registers) - static_cast<long>(f.ptxasRegisters);
+        out << "    ptxas -v: " << f.ptxasRegisters << " registers (estimate " << f.registers << ", "
+            << (difference >= 0 ? "+" : "") << difference << ")";
+        if (f.ptxasSpillStores + f.ptxasSpillLoads > 0) {
+          out << "; " << f.ptxasSpillStores << " bytes spill stores, " << f.ptxasSpillLoads << " bytes spill loads";
+        }
+        out << "\n";
+      } else if (report.ptxasAsked && report.ptxasError.empty()) {
+        out << "    ptxas -v: no figure for this function\n";
+      }
       if (f.hasOccupancy) {
         char line[200];
         std::snprintf(line, sizeof line, "    occupancy on %s: %u blocks/SM, %u of %u warps (%.0f%%) at %u threads/block%s; limited by %s",
