@@ -68,7 +68,7 @@ TEST_CASE("ptxas -v's report is read per function", "[cli][ptxas]") {
   CHECK(functions["helper"].spillLoads == 20);
 }
 
-TEST_CASE("--ptxas puts ptxas's figure and the difference beside the estimate", "[cli][ptxas]") {
+TEST_CASE("ptxlint --ptxas puts ptxas's figure and the difference beside the estimate", "[cli][ptxas]") {
   Scratch scratch;
   std::string env = "PTXAS=" + (scratch.root / "fake-ptxas").string();
   Run text = ptxlint(env, "--report registers --ptxas " + (scratch.root / "k.ptx").string());
@@ -91,7 +91,7 @@ TEST_CASE("--ptxas puts ptxas's figure and the difference beside the estimate", 
   CHECK_FALSE(plain["files"][0]["functions"][0].contains("ptxas"));
 }
 
-TEST_CASE("--ptxas says why a file has no ptxas figures", "[cli][ptxas]") {
+TEST_CASE("ptxlint --ptxas says why a file has no ptxas figures", "[cli][ptxas]") {
   Scratch scratch;
   std::string env = "PTXAS=" + (scratch.root / "rejecting-ptxas").string();
   auto report = nlohmann::json::parse(
@@ -110,7 +110,7 @@ TEST_CASE("--ptxas says why a file has no ptxas figures", "[cli][ptxas]") {
   CHECK(usage.status == 2);
 }
 
-TEST_CASE("--ptxas with the real ptxas matches ptxas -v", "[cli][ptxas]") {
+TEST_CASE("ptxlint --ptxas with the real ptxas matches ptxas -v", "[cli][ptxas]") {
   auto ptxas = oracle::findPtxas();
   if (!ptxas) {
     WARN("skipped: no ptxas installed");
