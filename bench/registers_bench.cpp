@@ -4,11 +4,16 @@
 // with ground truth in ../shared/corpus (ptxas-verdicts.json and nvcc/ground-truth.json) and in
 // our corpus/ (corpus/ptxas-registers.json, when present). For each it prints the error table
 // per file family and per feature, the median and 90th percentile of the absolute relative
-// error over entry functions, and the worst cases; then the estimate's cost relative to a full
-// lint of the largest corpus file. Asserts nothing.
+// error over entry functions, the coverage of the estimate's range (EstimateRange.h: the share
+// of entries whose ptxas figure lies in it, and its mean width), and the worst cases; then the
+// estimate's cost relative to a full lint of the largest corpus file. The validation set is
+// the CUDA part (family = the source's stem) and the Triton part
+// (corpus/registers-validation/triton/manifest.json, family "triton"). Asserts nothing.
 //
 // Usage: registers_bench [--corpus DIR] [--own DIR] [--validation DIR] [--worst N] [--csv FILE]
-//                        [--cost-only]
+//                        [--cost-only] [--calibrate-range]
+// (--calibrate-range reads the calibration set only and prints the range's ratio table for
+// analyzers/registers/EstimateRange.cpp, by the rule stated there.)
 // (--csv writes the calibration entries, and the validation entries to FILE with
 // ".validation" before its extension.)
 #include <algorithm>
@@ -26,7 +31,9 @@
 
 #include "Lint.h"
 #include "flow/FunctionFlow.h"
+#include "registers/EstimateRange.h"
 #include "registers/RegisterPressure.h"
+#include "registers/RegisterReport.h"
 #include "syntax/SyntaxTree.h"
 
 namespace fs = std::filesystem;
@@ -71,7 +78,12 @@ struct Sample {
   double estimate = 0;
   double maxLive = 0;
   std::string feature;  // What the report's confidence note singles out: calls, textures, large, plain.
+  registers::RangeKind rangeKind = registers::RangeKind::Straight;
+  double low = 0;   // The report's range (RegisterReport.h).
+  double high = 0;
   double error() const { return std::abs(estimate - truth) / truth; }
+  bool covered() const { return low <= truth && truth <= high; }
+  double width() const { return (high - low) / std::max(estimate, 1.0); }
 };
 
 double percentile(std::vector<double> values, double p) {
@@ -85,12 +97,17 @@ double percentile(std::vector<double> values, double p) {
 
 void estimateFile(const std::string& family, const std::string& name, const std::string& text,
                   const nlohmann::json& functions, std::vector<Sample>& samples) {
-  if (text.empty() || isDebugPtx(text)) return;
+  // Triton's PTX carries line-table debug sections but is optimized code, compiled by ptxas
+  // without -g (its manifest's ptxas_cmd).
+  if (text.empty() || (family != "triton" && isDebugPtx(text))) return;
   SyntaxTree tree = parseSyntax(text);
   Module module = buildModule(text, tree);
   flow::FlowCache flows(text, module);
-  std::vector<registers::RegisterEstimate> estimates = registers::estimateRegisters(text, module, flows);
-  for (const registers::RegisterEstimate& estimate : estimates) {
+  // Through the report, so that the range measured is the one ptxlint and the server show.
+  std::vector<registers::FunctionRegisterReport> reports =
+      registers::reportRegisters(text, module, registers::estimateRegisters(text, module, flows));
+  for (const registers::FunctionRegisterReport& report : reports) {
+    const registers::RegisterEstimate& estimate = report.estimate;
     const FunctionInfo& function = module.functions[estimate.function];
     const Symbol& symbol = module.symbols[function.symbol];
     if (!symbol.isEntry) continue;
@@ -108,7 +125,8 @@ void estimateFile(const std::string& family, const std::string& name, const std:
     }
     std::string feature = calls ? "calls" : textures ? "textures" : estimate.maxLiveUnits > 96 ? "large" : "plain";
     samples.push_back({family, name, symbol.name, truth, static_cast<double>(estimate.registers),
-                       static_cast<double>(estimate.maxLiveUnits), feature});
+                       static_cast<double>(estimate.maxLiveUnits), feature, report.rangeKind,
+                       static_cast<double>(report.range.low), static_cast<double>(report.range.high)});
   }
 }
 
@@ -177,12 +195,95 @@ void printValidationGoals(const std::vector<Sample>& samples) {
               !wide.empty() && percentile(wide, 0.5) <= 0.10 ? "PASS" : "FAIL");
 }
 
+// The range's coverage per family and over the set: the share of entries whose ptxas figure
+// lies in [low, high], and the mean width (high - low) / estimate.
+void printCoverageRow(const std::string& name, const std::vector<const Sample*>& rows) {
+  std::size_t covered = 0;
+  double width = 0;
+  for (const Sample* sample : rows) {
+    covered += sample->covered() ? 1 : 0;
+    width += sample->width();
+  }
+  double n = std::max<double>(static_cast<double>(rows.size()), 1);
+  std::printf("%-12s %8zu %9.1f%% %9.1f%%\n", name.c_str(), rows.size(), 100.0 * static_cast<double>(covered) / n,
+              100.0 * width / n);
+}
+
+// Returns the coverage over all entries.
+double printCoverage(const std::vector<Sample>& samples) {
+  std::map<std::string, std::vector<const Sample*>> byFamily;
+  std::map<std::string, std::vector<const Sample*>> byKind;
+  std::vector<const Sample*> all;
+  std::vector<const Sample*> cuda;  // The validation set's CUDA part: every family but triton.
+  std::size_t covered = 0;
+  for (const Sample& sample : samples) {
+    byFamily[sample.family].push_back(&sample);
+    if (sample.family != "triton") cuda.push_back(&sample);
+    byKind[registers::rangeKindName(sample.rangeKind)].push_back(&sample);
+    all.push_back(&sample);
+    covered += sample.covered() ? 1 : 0;
+  }
+  std::printf("\n%-12s %8s %10s %10s\n", "range", "entries", "covered", "width");
+  for (const auto& [family, rows] : byFamily) printCoverageRow(family, rows);
+  if (byFamily.contains("triton") && !cuda.empty()) printCoverageRow("cuda", cuda);
+  printCoverageRow("all", all);
+  std::printf("\n%-12s %8s %10s %10s\n", "range kind", "entries", "covered", "width");
+  for (const auto& [kind, rows] : byKind) printCoverageRow(kind, rows);
+  return samples.empty() ? 0.0 : static_cast<double>(covered) / static_cast<double>(samples.size());
+}
+
+// --calibrate-range: the ratio table of EstimateRange.cpp from the calibration samples, by the
+// rule stated there (5th and 95th percentiles of ptxas / estimate per kind and band; a class
+// with fewer than 30 entries takes its kind's, a kind with fewer than 30 all entries').
+void printRangeCalibration(const std::vector<Sample>& samples) {
+  constexpr double kLow = 0.05;
+  constexpr double kHigh = 0.95;
+  constexpr std::size_t kMinEntries = 30;
+  std::vector<double> all;
+  std::vector<std::vector<double>> byKind(registers::kRangeKinds);
+  std::vector<std::vector<std::vector<double>>> byClass(registers::kRangeKinds,
+                                                        std::vector<std::vector<double>>(registers::kRangeBands));
+  for (const Sample& sample : samples) {
+    if (sample.estimate <= 0) continue;
+    double ratio = sample.truth / sample.estimate;
+    auto kind = static_cast<std::size_t>(sample.rangeKind);
+    all.push_back(ratio);
+    byKind[kind].push_back(ratio);
+    byClass[kind][registers::rangeBandOf(static_cast<std::uint32_t>(sample.estimate))].push_back(ratio);
+  }
+  std::printf("// ptxas / estimate, 5th and 95th percentiles, on %zu calibration entries; [kind][band],\n", all.size());
+  std::printf("// bands of the estimate [1, 24), [24, 40), [40, 64), [64, 255]; (entries, from: class/kind/all).\n");
+  std::printf("constexpr RangeRatios kRangeRatios[kRangeKinds][kRangeBands] = {\n");
+  for (std::size_t kind = 0; kind < registers::kRangeKinds; ++kind) {
+    std::string line = "    {";
+    std::string notes;
+    for (std::size_t band = 0; band < registers::kRangeBands; ++band) {
+      const std::vector<double>* source = &byClass[kind][band];
+      const char* from = "class";
+      if (source->size() < kMinEntries) {
+        source = byKind[kind].size() >= kMinEntries ? &byKind[kind] : &all;
+        from = byKind[kind].size() >= kMinEntries ? "kind" : "all";
+      }
+      char cell[64];
+      std::snprintf(cell, sizeof cell, "%s{%.3f, %.3f}", band ? ", " : "", percentile(*source, kLow),
+                    percentile(*source, kHigh));
+      line += cell;
+      char note[48];
+      std::snprintf(note, sizeof note, "%s%zu %s", band ? ", " : "", byClass[kind][band].size(), from);
+      notes += note;
+    }
+    std::printf("%s},  // %s: %s\n", line.c_str(), registers::rangeKindName(static_cast<registers::RangeKind>(kind)),
+                notes.c_str());
+  }
+  std::printf("};\n");
+}
+
 void writeCsv(const std::string& path, const std::vector<Sample>& samples) {
   std::ofstream out(path);
-  out << "family,file,function,ptxas,estimate,maxlive,feature\n";
+  out << "family,file,function,ptxas,estimate,maxlive,feature,range_kind,range_low,range_high\n";
   for (const Sample& s : samples) {
     out << s.family << "," << s.file << "," << s.function << "," << s.truth << "," << s.estimate << "," << s.maxLive
-        << "," << s.feature << "\n";
+        << "," << s.feature << "," << registers::rangeKindName(s.rangeKind) << "," << s.low << "," << s.high << "\n";
   }
 }
 
@@ -195,6 +296,7 @@ int main(int argc, char** argv) {
   std::size_t worst = 15;
   std::string csv;
   bool costOnly = false;
+  bool calibrateRange = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--corpus" && i + 1 < argc)
@@ -209,15 +311,17 @@ int main(int argc, char** argv) {
       csv = argv[++i];
     else if (arg == "--cost-only")
       costOnly = true;
+    else if (arg == "--calibrate-range")
+      calibrateRange = true;
     else {
       std::cerr << "usage: registers_bench [--corpus DIR] [--own DIR] [--validation DIR] [--worst N] [--csv FILE] "
-                   "[--cost-only]\n";
+                   "[--cost-only] [--calibrate-range]\n";
       return 2;
     }
   }
   // The validation set (corpus/registers-validation/README.md), family = the source's stem.
   std::vector<Sample> validationSamples;
-  if (!costOnly && fs::exists(validation / "manifest.json")) {
+  if (!costOnly && !calibrateRange && fs::exists(validation / "manifest.json")) {
     auto manifest = nlohmann::json::parse(readFile(validation / "manifest.json"));
     for (const auto& [name, entry] : manifest["files"].items()) {
       if (!entry.value("ptxas_accepted", false)) continue;
@@ -225,11 +329,23 @@ int main(int argc, char** argv) {
       estimateFile(family, name, readPtx(validation / "ptx" / name), entry["functions"], validationSamples);
     }
   }
+  // Its Triton part: the same manifest format, one family.
+  fs::path triton = validation / "triton";
+  if (!costOnly && !calibrateRange && fs::exists(triton / "manifest.json")) {
+    auto manifest = nlohmann::json::parse(readFile(triton / "manifest.json"));
+    for (const auto& [name, entry] : manifest["files"].items()) {
+      if (!entry.value("ptxas_accepted", false)) continue;
+      estimateFile("triton", name, readPtx(triton / "ptx" / name), entry["functions"], validationSamples);
+    }
+  }
   if (!validationSamples.empty()) {
     std::printf("VALIDATION: register estimate vs ptxas -v, entry functions of the frozen validation set\n");
-    std::printf("(corpus/registers-validation; no constant is tuned on it)\n");
+    std::printf("(corpus/registers-validation, CUDA and triton/; no constant is tuned on it)\n");
     printTable(validationSamples);
     printValidationGoals(validationSamples);
+    double coverage = printCoverage(validationSamples);
+    std::printf("goal: interval coverage >= 80%% on validation: %s (%.1f%%)\n", coverage >= 0.80 ? "PASS" : "FAIL",
+                100 * coverage);
     printWorst(validationSamples, worst);
     std::printf("\nCALIBRATION: ");
   }
@@ -259,10 +375,15 @@ int main(int argc, char** argv) {
     std::cout << "skipped: no ground truth under " << corpus << "\n";
     return 0;
   }
+  if (calibrateRange) {
+    printRangeCalibration(samples);
+    return 0;
+  }
   if (!costOnly) {
     std::printf("register estimate vs ptxas -v, entry functions of accepted non-debug files\n");
     printTable(samples);
     printCalibrationGoals(samples);
+    (void)printCoverage(samples);
     printWorst(samples, worst);
   }
   // Cost: the estimate of every function of the largest corpus file against a full lint of it

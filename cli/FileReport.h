@@ -46,6 +46,8 @@ struct ReportedFunction {
   std::string kind;                  // "entry" or "func".
   std::uint32_t line = 1;            // 1-based line of the name.
   std::uint32_t registers = 0;
+  std::uint32_t rangeLow = 0;         // Where ptxas's figure is expected (EstimateRange.h).
+  std::uint32_t rangeHigh = 0;
   std::uint32_t afterSetmaxnreg = 0;  // Registers after a setmaxnreg; 0 when it has none.
   std::uint32_t maxLive = 0;
   std::uint32_t spills = 0;          // 32-bit registers that did not fit the budget.
@@ -66,7 +68,7 @@ struct ReportedFunction {
   std::uint32_t fewerRegistersForMoreBlocks = 0;
   std::uint32_t blocksWithFewerRegisters = 0;
   std::string confidence;
-  std::string summary;               // "~ 72 registers - 50% occupancy on sm_90".
+  std::string summary;               // "~ 72 registers (58-90) - 50% occupancy on sm_90".
   std::string plot;                  // The SVG written for it (--plot), if any.
   // --ptxas: what ptxas -v printed for this function (absent when ptxas did not run or did
   // not name it).

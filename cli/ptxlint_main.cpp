@@ -492,6 +492,8 @@ FileReport lintAndReport(const std::string& shown, const std::string& text, cons
     out.kind = function.isEntry ? "entry" : "func";
     out.line = lines.byteColumn(function.nameRange.begin).line + 1;
     out.registers = function.estimate.registers;
+    out.rangeLow = function.range.low;
+    out.rangeHigh = function.range.high;
     out.afterSetmaxnreg = function.estimate.afterSetmaxnreg;
     out.maxLive = function.estimate.maxLiveUnits;
     out.spills = function.estimate.spilledUnits;

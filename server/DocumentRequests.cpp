@@ -22,6 +22,7 @@
 #include "features/SignatureHelp.h"
 #include "features/WorkspaceSymbols.h"
 #include "format/Formatter.h"
+#include "registers/RegisterReport.h"
 
 namespace ptx::lsp {
 namespace {
@@ -307,9 +308,28 @@ json Server::semanticTokensRange(const Analysis& analysis, const json& params) {
 
 json Server::codeLenses(const Analysis& analysis, const json& params) {
   std::string uri = documentUri(params);
+  // The verify lenses read the document's last ptxas run when it was for this analysis's text
+  // and target (any other is stale: an edit, or a new target setting, came after it).
+  std::optional<std::string> targetOverride;
+  std::optional<PtxasVerification> verification;
+  {
+    std::lock_guard lock(sessionsMutex_);
+    if (auto session = sessions_.find(uri); session != sessions_.end()) {
+      targetOverride = session->second.settings.target;
+      if (const auto& last = session->second.verification;
+          last && last->version == analysis.version &&
+          last->target == registers::reportTarget(analysis.result.module, targetOverride)) {
+        verification = PtxasVerification{last->version, last->target, last->done, last->result, {}};
+      }
+    } else {
+      targetOverride = clientSettings_.target;
+    }
+  }
+  PtxasLensState ptxas{ptxas_.has_value(), verification && !verification->done,
+                       verification && verification->done ? &verification->result : nullptr};
   json result = json::array();
   for (const CodeLens& lens : ptx::lsp::codeLenses(*analysis.text, analysis.result, analysis.registerEstimates(),
-                                                   sessionSettings(uri).target)) {
+                                                   targetOverride, ptxas)) {
     result.push_back({{"range", rangeJson(analysis, lens.range, encoding_)},
                       {"command", {{"title", lens.title}, {"command", lens.command}, {"arguments", {uri, lens.functionName}}}}});
   }
@@ -347,6 +367,7 @@ json Server::registerReport(const Analysis& analysis, const json& params) {
                          {"kind", report.isEntry ? "entry" : "func"},
                          {"range", rangeJson(analysis, report.nameRange, encoding_)},
                          {"registers", report.estimate.registers},
+                         {"registersRange", {report.range.low, report.range.high}},
                          {"registersAfterSetmaxnreg", report.estimate.afterSetmaxnreg
                                                           ? json(report.estimate.afterSetmaxnreg)
                                                           : json(nullptr)},

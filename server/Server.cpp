@@ -11,7 +11,9 @@
 #include "LspJson.h"
 #include "Registry.h"
 #include "RuleDocs.h"
+#include "features/CodeLenses.h"
 #include "features/SemanticTokens.h"
+#include "registers/RegisterReport.h"
 
 #ifndef PTXLS_VERSION
 #define PTXLS_VERSION "0.0.0"
@@ -33,9 +35,25 @@ constexpr int kRequestFailed = -32803;
 // a VS Code command of the same name, which would clash with the extension's own.
 constexpr std::string_view kExplainRuleCommand = "ptxls.server.explainRule";
 
+// A finished ptxas -v run, as ptxls.server.verifyRegisters answers it.
+json verificationJson(const PtxasVerification& verification) {
+  json functions = json::array();
+  for (const auto& [name, function] : verification.result.functions) {
+    functions.push_back({{"name", name},
+                         {"registers", function.registers},
+                         {"spillStores", function.spillStores},
+                         {"spillLoads", function.spillLoads}});
+  }
+  return {{"version", verification.version},
+          {"target", verification.target},
+          {"error", verification.result.error.empty() ? json(nullptr) : json(verification.result.error)},
+          {"functions", std::move(functions)}};
+}
+
 }  // namespace
 
-Server::Server(Sender send, SchedulerOptions scheduling) : send_(std::move(send)) {
+Server::Server(Sender send, SchedulerOptions scheduling, const PtxasLookup& findPtxas)
+    : send_(std::move(send)), ptxas_(findPtxas ? findPtxas() : std::nullopt) {
   routes_ = {
       {"textDocument/hover", {Need::Local, &Server::hover}},
       {"textDocument/definition", {Need::Local, &Server::definition}},
@@ -71,6 +89,15 @@ Server::~Server() {
   // through scheduler_: stop them while both are whole. (unique_ptr::reset would null the
   // pointer before the scheduler's destructor joins them.)
   scheduler_->stop();
+  // A ptxas run under way is not interrupted: it ends within kPtxasTimeout. Queued ones are
+  // dropped.
+  {
+    std::lock_guard lock(verifyMutex_);
+    verifyStopping_ = true;
+    verifyQueue_.clear();
+  }
+  verifyWake_.notify_all();
+  if (verifier_.joinable()) verifier_.join();
 }
 
 void Server::handle(std::string_view body) {
@@ -158,7 +185,11 @@ void Server::request(const json& id, const std::string& method, const json& para
     return;
   }
   if (method == "workspace/executeCommand") {
-    reply(id, executeCommand(params));
+    try {
+      if (std::optional<json> result = executeCommand(id, params)) reply(id, std::move(*result));
+    } catch (const RequestFailed& error) {
+      replyError(id, kRequestFailed, error.message);
+    }
     return;
   }
   auto route = routes_.find(method);
@@ -251,37 +282,137 @@ json Server::initialize(const json& params) {
 const std::vector<Server::Command>& Server::commands() {
   static const std::vector<Command> table = {
       {kExplainRuleCommand, &Server::explainRule},
+      {kVerifyRegistersCommand, &Server::verifyRegisters},
   };
   return table;
 }
 
-json Server::executeCommand(const json& params) {
+std::optional<json> Server::executeCommand(const json& id, const json& params) {
   if (!params.is_object() || !params.contains("command") || !params["command"].is_string()) {
     throw InvalidParams{"workspace/executeCommand needs a 'command' string"};
   }
   std::string name = params["command"].get<std::string>();
   for (const Command& command : commands()) {
-    if (command.name == name) return (this->*command.handler)(params.contains("arguments") ? params["arguments"] : json());
+    if (command.name == name) {
+      return (this->*command.handler)(id, params.contains("arguments") ? params["arguments"] : json());
+    }
   }
   throw InvalidParams{"unknown command '" + name + "'"};
 }
 
 // arguments: [RULE] (a code such as "ALN001" or a name such as "mbarrier-alignment").
 // Result: {code, name, category, severity, summary, documentation (markdown), href}.
-json Server::explainRule(const json& arguments) {
+std::optional<json> Server::explainRule(const json& /*id*/, const json& arguments) {
   if (!arguments.is_array() || arguments.empty() || !arguments[0].is_string()) {
     throw InvalidParams{std::string(kExplainRuleCommand) + " needs one argument: a rule code or name"};
   }
   std::string wanted = arguments[0].get<std::string>();
   const RuleMeta* rule = findRule(wanted);
   if (rule == nullptr) throw InvalidParams{"no rule named '" + wanted + "'"};
-  return {{"code", rule->code},
+  return json{{"code", rule->code},
           {"name", rule->name},
           {"category", toString(rule->category)},
           {"severity", toString(rule->defaultSeverity)},
           {"summary", rule->summary},
           {"documentation", ruleDocumentation(rule->code)},
           {"href", ruleDocsHref(rule->code)}};
+}
+
+// arguments: [URI, FUNCTION] (the verify lens's). ptxas -v runs on the text of the document's
+// newest analysis, for the target its lenses report (registers::reportTarget with the settings'
+// override), on the verifier thread: this reading thread only queues it, so typing and other
+// requests go on while ptxas works (up to kPtxasTimeout). The request is answered from the
+// verifier thread when ptxas is done — a client may show its progress, and one that cannot
+// refresh code lenses still gets the figures — and the result is kept in the session for that
+// version and target, where the verify lenses read it. Asking again for the same version and
+// target joins the run under way or gets the stored result at once.
+std::optional<json> Server::verifyRegisters(const json& id, const json& arguments) {
+  if (!arguments.is_array() || arguments.empty() || !arguments[0].is_string()) {
+    throw InvalidParams{std::string(kVerifyRegistersCommand) + " needs the document's URI (and the function's name)"};
+  }
+  if (!ptxas_) throw RequestFailed{"ptxas was not found (set PTXAS or CUDA_HOME, or put it on PATH)"};
+  std::string uri = arguments[0].get<std::string>();
+  VerifyJob job;
+  {
+    std::lock_guard lock(sessionsMutex_);
+    Scheduler::View view = scheduler_->view(uri);
+    if (!view.open) throw InvalidParams{"document is not open: " + uri};
+    // The newest analysis: its text and version belong together. When the document was edited
+    // since, its result is stale at once and the lenses, asked again after that edit, offer a
+    // new run.
+    std::shared_ptr<const Analysis> analysis = view.latest;
+    if (!analysis) throw RequestFailed{"the document has not been analyzed yet"};
+    Session& session = sessions_[uri];
+    std::string target = registers::reportTarget(analysis->result.module, session.settings.target);
+    if (!target.starts_with("sm_")) {
+      throw RequestFailed{"ptxas assembles for an sm_XX target; this module's is " +
+                          (target.empty() ? std::string("not given") : target)};
+    }
+    std::optional<PtxasVerification>& verification = session.verification;
+    if (verification && verification->version == analysis->version && verification->target == target) {
+      if (verification->done) return verificationJson(*verification);
+      verification->waiting.push_back(id);
+      return std::nullopt;
+    }
+    // A run for another version or target is superseded; its waiting requests get this one's result.
+    std::vector<json> waiting = verification ? std::move(verification->waiting) : std::vector<json>();
+    waiting.push_back(id);
+    verification = PtxasVerification{analysis->version, target, false, {}, std::move(waiting)};
+    job = {uri, analysis->version, target, analysis->text};
+  }
+  queueVerification(std::move(job));
+  return std::nullopt;
+}
+
+void Server::queueVerification(VerifyJob job) {
+  {
+    std::lock_guard lock(verifyMutex_);
+    if (verifyStopping_) return;
+    // A queued run of the same document is superseded (its requests moved to this one).
+    std::erase_if(verifyQueue_, [&](const VerifyJob& queued) { return queued.uri == job.uri; });
+    verifyQueue_.push_back(std::move(job));
+    if (!verifier_.joinable()) verifier_ = std::thread([this] { verifierLoop(); });
+  }
+  verifyWake_.notify_all();
+}
+
+void Server::verifierLoop() {
+  std::unique_lock lock(verifyMutex_);
+  while (true) {
+    verifyWake_.wait(lock, [&] { return verifyStopping_ || !verifyQueue_.empty(); });
+    if (verifyStopping_) return;
+    VerifyJob job = std::move(verifyQueue_.front());
+    verifyQueue_.pop_front();
+    verifying_ = true;
+    lock.unlock();
+    oracle::PtxasResult result = oracle::runPtxas(*ptxas_, *job.text, job.target, kPtxasTimeout);
+    finishVerification(job, std::move(result));
+    lock.lock();
+    verifying_ = false;
+    verifyIdle_.notify_all();
+  }
+}
+
+void Server::finishVerification(const VerifyJob& job, oracle::PtxasResult result) {
+  std::vector<json> waiting;
+  json answer;
+  {
+    std::lock_guard lock(sessionsMutex_);
+    auto session = sessions_.find(job.uri);
+    // Closed, or superseded by a run for another version or target: nothing to store.
+    if (session == sessions_.end()) return;
+    std::optional<PtxasVerification>& verification = session->second.verification;
+    if (!verification || verification->done || verification->version != job.version ||
+        verification->target != job.target) {
+      return;
+    }
+    verification->done = true;
+    verification->result = std::move(result);
+    waiting = std::exchange(verification->waiting, {});
+    answer = verificationJson(*verification);
+  }
+  for (const json& id : waiting) reply(id, answer);
+  if (codeLensRefreshSupported_) sendRequest("workspace/codeLens/refresh", nullptr);
 }
 
 Settings Server::settingsFor(const std::string& uri) {
@@ -325,7 +456,7 @@ void Server::didOpen(const json& params) {
   // Large files take a moment the first time: show progress where the client can.
   std::string progressToken;
   if (progressSupported_ && text.size() >= (std::size_t{1} << 20)) {
-    progressToken = "ptxls/open/" + std::to_string(nextServerRequestId_);
+    progressToken = "ptxls/open/" + std::to_string(nextServerRequestId_.load());
     sendRequest("window/workDoneProgress/create", {{"token", progressToken}});
     notify("$/progress", {{"token", progressToken},
                           {"value", {{"kind", "begin"}, {"title", "Analyzing"}, {"message", uri}, {"cancellable", false}}}});
@@ -379,6 +510,9 @@ void Server::didClose(const json& params) {
     std::lock_guard lock(sessionsMutex_);
     if (auto session = sessions_.find(uri); session != sessions_.end()) {
       orphans = std::move(session->second.pending);
+      if (session->second.verification) {
+        for (json& id : session->second.verification->waiting) orphans.push_back({std::move(id), {}, {}});
+      }
       bool awaited = session->second.awaitedSettingsSerial.has_value();
       sessions_.erase(session);
       refresh = awaited && !anyAwaitsSettings();
@@ -551,6 +685,10 @@ void Server::onAnalysis(const std::string& uri, const std::shared_ptr<const Anal
 
 void Server::waitIdle() {
   scheduler_->waitIdle();
+  {
+    std::unique_lock lock(verifyMutex_);
+    verifyIdle_.wait(lock, [&] { return verifyQueue_.empty() && !verifying_; });
+  }
   std::unique_lock lock(sessionsMutex_);
   sessionsDrained_.wait_for(lock, std::chrono::seconds(30), [&] {
     return std::none_of(sessions_.begin(), sessions_.end(), [](const auto& entry) { return !entry.second.pending.empty(); });

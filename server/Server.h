@@ -5,21 +5,28 @@
 // requests are handled in arrival order on the caller's thread; a request whose document
 // has no fresh-enough analysis yet waits (deferred) and is answered from a worker thread
 // when the Scheduler delivers one — or cancelled by `$/cancelRequest` (-32800). The sender
-// is called from several threads, one message at a time.
+// is called from several threads, one message at a time. The verify code lens's ptxas runs on a
+// thread of its own (Server::verifyRegisters), so it never holds up reading or analyses.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "Document.h"
+#include "PtxasRunner.h"
 #include "Scheduler.h"
 #include "Session.h"
 #include "Settings.h"
@@ -44,7 +51,10 @@ enum ErrorCode : int {
 class Server {
  public:
   using Sender = std::function<void(const std::string& body)>;
-  explicit Server(Sender send, SchedulerOptions scheduling = {});
+  // Where ptxas is (oracle::findPtxas), asked once, at construction; nullopt: no ptxas, so no
+  // verify code lens. Tests inject one.
+  using PtxasLookup = std::function<std::optional<std::string>()>;
+  explicit Server(Sender send, SchedulerOptions scheduling = {}, const PtxasLookup& findPtxas = oracle::findPtxas);
   ~Server();
 
   // Handles one message body (already unframed).
@@ -55,8 +65,12 @@ class Server {
   bool exitRequested() const { return exitRequested_; }
   int exitCode() const { return shutdownRequested_ ? 0 : 1; }
 
-  // Blocks until every analysis has finished and every deferred request is answered.
+  // Blocks until every analysis has finished, every ptxas run asked for is over and every
+  // deferred request is answered.
   void waitIdle();
+
+  // How long the verify lens lets ptxas run before it is stopped.
+  static constexpr std::chrono::seconds kPtxasTimeout{60};
 
   // What a request needs from a document's analysis before it can be answered.
   enum class Need {
@@ -71,9 +85,11 @@ class Server {
     Need need;
     Handler handler;
   };
-  // A workspace/executeCommand command: its name and what runs it (with the request's
-  // `arguments`, null when absent). The table is also what initialize advertises.
-  using CommandHandler = nlohmann::json (Server::*)(const nlohmann::json& arguments);
+  // A workspace/executeCommand command: its name and what runs it (with the request's id and
+  // `arguments`, null when absent): its result, or nullopt when it answers the id later itself.
+  // The table is also what initialize advertises.
+  using CommandHandler = std::optional<nlohmann::json> (Server::*)(const nlohmann::json& id,
+                                                                  const nlohmann::json& arguments);
   struct Command {
     std::string_view name;
     CommandHandler handler;
@@ -98,8 +114,22 @@ class Server {
   void didClose(const nlohmann::json& params);
   void didChangeConfiguration(const nlohmann::json& params);
   void cancel(const nlohmann::json& params);
-  nlohmann::json executeCommand(const nlohmann::json& params);
-  nlohmann::json explainRule(const nlohmann::json& arguments);
+  std::optional<nlohmann::json> executeCommand(const nlohmann::json& id, const nlohmann::json& params);
+  std::optional<nlohmann::json> explainRule(const nlohmann::json& id, const nlohmann::json& arguments);
+  // ptxls.server.verifyRegisters [uri, function]: queues ptxas -v on the document's newest
+  // analyzed text; answered (with the figures) when ptxas is done.
+  std::optional<nlohmann::json> verifyRegisters(const nlohmann::json& id, const nlohmann::json& arguments);
+  struct VerifyJob {
+    std::string uri;
+    std::int64_t version = 0;
+    std::string target;
+    std::shared_ptr<const std::string> text;
+  };
+  void queueVerification(VerifyJob job);
+  // The verifier thread: runs queued jobs one at a time, stores each result in its session,
+  // answers the requests waiting on it and asks the client to refresh its code lenses.
+  void verifierLoop();
+  void finishVerification(const VerifyJob& job, oracle::PtxasResult result);
   void sendRefreshRequests();
   // Whether some document still awaits an analysis under new settings (under sessionsMutex_).
   bool anyAwaitsSettings() const;
@@ -171,8 +201,19 @@ class Server {
   std::condition_variable sessionsDrained_;
   std::map<std::string, Session, std::less<>> sessions_;
   std::uint64_t nextTokensId_ = 1;  // Under sessionsMutex_.
-  int nextServerRequestId_ = 1;
+  std::atomic<int> nextServerRequestId_{1};  // Refresh requests are sent from worker threads too.
   std::map<std::string, std::function<void(const nlohmann::json&)>> pendingServerRequests_;  // Main thread only.
+
+  // The verify lens: ptxas (none: no lens), and its jobs, run one at a time on verifier_
+  // (started with the first job). Under verifyMutex_, which is never held with sessionsMutex_.
+  std::optional<std::string> ptxas_;
+  std::mutex verifyMutex_;
+  std::condition_variable verifyWake_;
+  std::condition_variable verifyIdle_;
+  std::deque<VerifyJob> verifyQueue_;
+  bool verifying_ = false;       // A job is running.
+  bool verifyStopping_ = false;  // The server is being destroyed.
+  std::thread verifier_;
 
   // Last: destroyed first, so no worker calls back into a half-destroyed server.
   std::unique_ptr<Scheduler> scheduler_;

@@ -1,6 +1,6 @@
 // Session: what the protocol edge keeps for one open document, beside the text and analyses
 // the Scheduler owns — its settings, the requests waiting for an analysis, what was last
-// published and the semantic tokens last sent.
+// published, the semantic tokens last sent and the last ptxas -v run (the verify code lens).
 //
 // The Server holds one per open document (from didOpen to didClose), all under one mutex:
 // requests are answered, and analyses delivered, on worker threads.
@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "PtxasRunner.h"
 #include "Settings.h"
 
 namespace ptx::lsp {
@@ -22,6 +23,18 @@ struct PendingRequest {
   nlohmann::json id;
   std::string method;
   nlohmann::json params;
+};
+
+// A ptxas -v run on one version of the document's text, for one target (the verify code lens).
+// It is shown only beside an analysis of that version under that target: an edit makes it
+// stale, and a new run replaces it.
+struct PtxasVerification {
+  std::int64_t version = 0;
+  std::string target;  // What ptxas assembles for (registers::reportTarget, override included).
+  bool done = false;   // False while ptxas is queued or running.
+  oracle::PtxasResult result;  // When done.
+  // workspace/executeCommand requests answered (with the result) when the run finishes.
+  std::vector<nlohmann::json> waiting;
 };
 
 struct Session {
@@ -39,6 +52,8 @@ struct Session {
   // The semantic tokens last sent (for textDocument/semanticTokens/full/delta) and their id.
   std::string tokensResultId;
   std::vector<std::uint32_t> tokens;
+  // The last ptxas -v run asked for (Server::verifyRegisters); none until the user asks.
+  std::optional<PtxasVerification> verification;
 };
 
 }  // namespace ptx::lsp

@@ -19,7 +19,9 @@
 // with `ptxas -v` that nothing spills.
 //
 // The finding is information, not a defect, and an estimate: it is reported only when the
-// cliff is within max(2, a tenth) of the estimated registers. Because the estimate's error is
+// whole calibrated range of the estimate (registers/EstimateRange.h, as in `ptxlint --report
+// registers`) lies past the cliff, and its low end within max(2, a tenth) of it: even the
+// fewest registers ptxas is expected to use are a few too many. Because the estimate's error is
 // of the same order as that distance, the rule is off by default: turn it on with
 // `ptxlint --select PRF002` (or `performance`) or `"rules": {"PRF002": "on"}` in .ptxls.json.
 //
@@ -29,6 +31,7 @@
 #include <string>
 
 #include "RuleContext.h"
+#include "registers/EstimateRange.h"
 #include "registers/RegisterReport.h"
 
 namespace ptx {
@@ -52,16 +55,21 @@ void checkOccupancyCliff(const RuleContext& context) {
     input.threadsPerBlock = static_cast<std::uint32_t>(threads);
     registers::Occupancy occupancy = registers::computeOccupancy(*limits, input);
     if (occupancy.limitedBy != "registers" || occupancy.fewerRegistersForMoreBlocks == 0) continue;
-    std::uint32_t margin = std::max<std::uint32_t>(2, estimate.registers / 10);
-    if (occupancy.fewerRegistersForMoreBlocks + margin < estimate.registers) continue;
+    // The whole range past the cliff, its low end just past it.
+    registers::EstimateRange range =
+        registers::estimateRange(estimate.registers, registers::rangeKindOf(module, function, estimate));
+    range.high = std::min(range.high, std::max(estimate.budget, estimate.registers));
+    if (range.low <= occupancy.fewerRegistersForMoreBlocks) continue;
+    std::uint32_t margin = std::max<std::uint32_t>(2, range.low / 10);
+    if (occupancy.fewerRegistersForMoreBlocks + margin < range.low) continue;
     double now = occupancy.fraction;
     double then = static_cast<double>(occupancy.blocksWithFewerRegisters * occupancy.warpsPerBlock) /
                   static_cast<double>(std::max<std::uint32_t>(occupancy.maxWarpsPerSm, 1));
     char message[400];
     std::snprintf(message, sizeof message,
-                  "'%s' needs about %u registers, which lets %u blocks of %llu threads run per SM on %s (%.0f%% "
+                  "'%s' needs about %u registers (%u-%u), which lets %u blocks of %llu threads run per SM on %s (%.0f%% "
                   "occupancy); at %u registers %u blocks would fit (%.0f%%) (estimate)",
-                  symbol.name.c_str(), estimate.registers, occupancy.blocksPerSm,
+                  symbol.name.c_str(), estimate.registers, range.low, range.high, occupancy.blocksPerSm,
                   static_cast<unsigned long long>(threads), target.c_str(), 100 * now,
                   occupancy.fewerRegistersForMoreBlocks, occupancy.blocksWithFewerRegisters, 100 * std::min(then, 1.0));
     context.report("PRF002", symbol.nameRange, message);

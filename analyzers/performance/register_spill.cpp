@@ -17,8 +17,9 @@
 // and values written by instructions ptxas keeps in order (volatile and atomic accesses,
 // fences, barriers) stay alive across the later ordered instructions their uses wait for.
 // The estimate, which models scheduling and allocation, can be far off on code unlike what
-// it was measured on, so it never raises this warning on its own; it is quoted beside the
-// bound.
+// it was measured on, so it never raises this warning on its own; but it must agree: the low
+// end of its calibrated range (registers/EstimateRange.h, for what the function demands: the
+// estimate plus what it spills) must be above the budget too, and is quoted beside the bound.
 //
 // Example:
 //     .entry k(.param .u64 p) .maxnreg 32
@@ -35,6 +36,7 @@
 
 #include "RuleContext.h"
 #include "registers/CarriedValues.h"
+#include "registers/EstimateRange.h"
 #include "registers/RegisterPressure.h"
 
 namespace ptx {
@@ -93,6 +95,11 @@ void checkRegisterSpill(const RuleContext& context) {
     std::uint32_t bound = std::max(carried.units, ordered.units);
     if (bound <= budget.registers) continue;
     registers::RegisterEstimate estimate = registers::estimateFunction(context.text, module, context.flows, f);
+    // The estimate's range must agree that the demand passes the budget.
+    std::uint32_t demand = estimate.registers + estimate.spilledUnits;
+    registers::RangeKind kind = registers::rangeKindOf(module, function, estimate);
+    std::uint32_t lowEnd = registers::demandLowEnd(demand, kind);
+    if (lowEnd <= budget.registers) continue;
     const Symbol& symbol = module.symbols[function.symbol];
     std::vector<RelatedInformation> related;
     std::string why;
@@ -111,7 +118,8 @@ void checkRegisterSpill(const RuleContext& context) {
                    concat({"'", symbol.name, "' needs at least ", std::to_string(bound), why,
                            ", but its budget is ", std::to_string(budget.registers), " (", budget.reason,
                            "): ptxas must spill to local memory (the estimate of the whole function is about ",
-                           std::to_string(estimate.registers + estimate.spilledUnits), " registers)"}),
+                           std::to_string(demand), " registers, at least ", std::to_string(lowEnd),
+                           " by its calibrated range)"}),
                    std::move(related));
   }
 }

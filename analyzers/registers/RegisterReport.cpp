@@ -108,6 +108,12 @@ std::vector<FunctionRegisterReport> reportRegisters(std::string_view text, const
       report.occupancy = computeOccupancy(*limits, input);
     }
     report.confidence = confidenceFor(module, function, estimate);
+    report.rangeKind = rangeKindOf(module, function, estimate);
+    report.range = estimateRange(estimate.registers, report.rangeKind);
+    // ptxas never reports more than the budget (it spills instead).
+    std::uint32_t ceiling = std::max(estimate.budget, estimate.registers);
+    report.range.high = std::min(report.range.high, ceiling);
+    report.range.low = std::min(report.range.low, report.range.high);
     report.estimate = std::move(estimate);
     reports.push_back(std::move(report));
   }
@@ -115,7 +121,9 @@ std::vector<FunctionRegisterReport> reportRegisters(std::string_view text, const
 }
 
 std::string summaryLine(const FunctionRegisterReport& report, bool ascii) {
-  std::string line = (ascii ? "~ " : "\u2248 ") + std::to_string(report.estimate.registers) + " registers";
+  std::string line = (ascii ? "~ " : "\u2248 ") + std::to_string(report.estimate.registers) + " registers (" +
+                     std::to_string(report.range.low) + (ascii ? "-" : "\u2013") + std::to_string(report.range.high) +
+                     ")";
   // A warp-specialized kernel: ptxas's figure is the launch allocation; setmaxnreg changes it.
   if (report.estimate.afterSetmaxnreg > 0) {
     line += " at launch, up to " + std::to_string(report.estimate.afterSetmaxnreg) + " after setmaxnreg";

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "flow/FunctionFlow.h"
+#include "registers/EstimateRange.h"
 #include "model/Module.h"
 #include "registers/Occupancy.h"
 #include "registers/RegisterPlot.h"
@@ -22,6 +23,10 @@ constexpr std::uint32_t kAssumedThreadsPerBlock = 256;
 
 struct FunctionRegisterReport {
   RegisterEstimate estimate;
+  // Where ptxas's figure is expected to fall (EstimateRange.h): estimate.registers scaled by
+  // the calibrated ratios of its kind, at most the budget.
+  EstimateRange range;
+  RangeKind rangeKind = RangeKind::Straight;
   std::string name;
   bool isEntry = false;
   ByteRange nameRange;
@@ -47,7 +52,8 @@ std::vector<FunctionRegisterReport> reportRegisters(std::string_view text, const
                                                    std::vector<RegisterEstimate> estimates,
                                                    const std::optional<std::string>& targetOverride = std::nullopt);
 
-// "≈ 72 registers · 50% occupancy on sm_90" (the code lens title; ASCII "~" when `ascii`).
+// "≈ 72 registers (58–90) · 50% occupancy on sm_90" (the code lens title; the interval is
+// EstimateRange's; ASCII "~", "-" when `ascii`: "~ 72 registers (58-90) - 50% ...").
 std::string summaryLine(const FunctionRegisterReport& report, bool ascii = false);
 
 // The plot's input for one function: per instruction its line, source text and live count.

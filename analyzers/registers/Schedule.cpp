@@ -339,9 +339,28 @@ void scheduleBlock(const Module& module, const flow::FunctionFlow& flow,
     }
     std::int64_t delta = pressureDelta(ready[pick]);
     if (delta > 0 && pressure + delta > liveness.pressureTarget) {
+      // Over the target: what frees registers first; else, among what adds, what lets a
+      // waiting consumer issue (the last operand it waits for), so that a load is issued
+      // for the instruction that reads it next rather than ahead of everything.
+      auto completesConsumer = [&](std::uint32_t n) {
+        for (const Edge& e : successorsOf(n)) {
+          if (e.data && nodes[e.to].waitingFor == 1) return true;
+        }
+        return false;
+      };
+      bool pickCompletes = completesConsumer(ready[pick]);
       for (std::size_t r = 0; r < ready.size(); ++r) {
         std::int64_t d = pressureDelta(ready[r]);
-        if (d < delta || (d == delta && later(ready[pick], ready[r]))) {
+        bool better;
+        if (d <= 0 || delta <= 0) {
+          better = d < delta || (d == delta && later(ready[pick], ready[r]));
+        } else {
+          bool completes = completesConsumer(ready[r]);
+          better = d != delta ? d < delta
+                              : completes != pickCompletes ? completes : later(ready[pick], ready[r]);
+          if (better) pickCompletes = completes;
+        }
+        if (better) {
           pick = r;
           delta = d;
         }

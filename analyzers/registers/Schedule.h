@@ -10,7 +10,11 @@
 // (true, anti and output dependences) and memory (per state space, with fences and barriers
 // ordering everything), each instruction weighted by a latency class, and a greedy pass that
 // issues, among the ready instructions, the one with the longest latency path to the block's
-// end (its critical path). No constant here is fitted to the corpus: the latency classes are
+// end (its critical path). Over the pressure target it issues what frees registers first and,
+// among instructions that add as many registers, the one that lets a waiting consumer issue
+// (its last missing operand): ptxas issues a register-blocked GEMM's shared-memory fragment
+// loads just ahead of the FMAs that read them, not all of an unrolled k-loop's loads in source
+// order ahead of every FMA. No constant here is fitted to the corpus: the latency classes are
 // the hardware's orders of magnitude (ALU a few cycles, shared memory tens, global memory and
 // textures hundreds).
 #pragma once

@@ -45,6 +45,7 @@ void emitJson(std::ostream& out, std::span<const FileReport> reports, const RunS
                       {"kind", f.kind},
                       {"line", f.line},
                       {"registers", f.registers},
+                      {"registers_range", {f.rangeLow, f.rangeHigh}},
                       {"registers_after_setmaxnreg", f.afterSetmaxnreg ? json(f.afterSetmaxnreg) : json(nullptr)},
                       {"max_live", f.maxLive},
                       {"spills", f.spills},

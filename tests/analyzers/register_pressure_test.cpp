@@ -215,6 +215,112 @@ TEST_CASE("Loads issue early: independent loads are live together, as ptxas sche
   CHECK(allFourEarlyLoadsLive);
 }
 
+TEST_CASE("Over the pressure target, a load is issued for the instruction that reads it next", "[registers]") {
+  // Forty accumulators are live into the block, above the pressure target, and the PTX loads
+  // every A operand before any B operand, each pair read by one FMA. ptxas then issues each
+  // shared load just ahead of the FMA it completes (LDS a, LDS b, FFMA, ...): no load is hoisted
+  // ahead of a consumer that cannot issue yet. Issuing the loads in source order would keep all
+  // eight A operands live at once.
+  std::string text = module(R"(.visible .entry k(.param .u64 in, .param .u64 out, .param .u32 n)
+{
+  .reg .pred %p<2>;
+  .reg .f32 %f<130>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  .shared .align 4 .b8 tile[1024];
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  ld.param.u32 %r2, [n];
+  ld.global.nc.v4.f32 {%f0, %f1, %f2, %f3}, [%rd1+0];
+  ld.global.nc.v4.f32 {%f4, %f5, %f6, %f7}, [%rd1+16];
+  ld.global.nc.v4.f32 {%f8, %f9, %f10, %f11}, [%rd1+32];
+  ld.global.nc.v4.f32 {%f12, %f13, %f14, %f15}, [%rd1+48];
+  ld.global.nc.v4.f32 {%f16, %f17, %f18, %f19}, [%rd1+64];
+  ld.global.nc.v4.f32 {%f20, %f21, %f22, %f23}, [%rd1+80];
+  ld.global.nc.v4.f32 {%f24, %f25, %f26, %f27}, [%rd1+96];
+  ld.global.nc.v4.f32 {%f28, %f29, %f30, %f31}, [%rd1+112];
+  ld.global.nc.v4.f32 {%f32, %f33, %f34, %f35}, [%rd1+128];
+  ld.global.nc.v4.f32 {%f36, %f37, %f38, %f39}, [%rd1+144];
+  mov.u32 %r3, %tid.x;
+  shl.b32 %r3, %r3, 2;
+  mov.u32 %r1, tile;
+  add.s32 %r1, %r1, %r3;
+  setp.eq.s32 %p1, %r2, 0;
+  @%p1 bra $L_done;
+  ld.shared.f32 %f100, [%r1+0];
+  ld.shared.f32 %f101, [%r1+4];
+  ld.shared.f32 %f102, [%r1+8];
+  ld.shared.f32 %f103, [%r1+12];
+  ld.shared.f32 %f104, [%r1+16];
+  ld.shared.f32 %f105, [%r1+20];
+  ld.shared.f32 %f106, [%r1+24];
+  ld.shared.f32 %f107, [%r1+28];
+  ld.shared.f32 %f110, [%r1+512];
+  ld.shared.f32 %f111, [%r1+516];
+  ld.shared.f32 %f112, [%r1+520];
+  ld.shared.f32 %f113, [%r1+524];
+  ld.shared.f32 %f114, [%r1+528];
+  ld.shared.f32 %f115, [%r1+532];
+  ld.shared.f32 %f116, [%r1+536];
+  ld.shared.f32 %f117, [%r1+540];
+  fma.rn.f32 %f120, %f100, %f110, %f0;
+  fma.rn.f32 %f121, %f101, %f111, %f1;
+  fma.rn.f32 %f122, %f102, %f112, %f2;
+  fma.rn.f32 %f123, %f103, %f113, %f3;
+  fma.rn.f32 %f124, %f104, %f114, %f4;
+  fma.rn.f32 %f125, %f105, %f115, %f5;
+  fma.rn.f32 %f126, %f106, %f116, %f6;
+  fma.rn.f32 %f127, %f107, %f117, %f7;
+  st.global.f32 [%rd2+0], %f120;
+  st.global.f32 [%rd2+4], %f121;
+  st.global.f32 [%rd2+8], %f122;
+  st.global.f32 [%rd2+12], %f123;
+  st.global.f32 [%rd2+16], %f124;
+  st.global.f32 [%rd2+20], %f125;
+  st.global.f32 [%rd2+24], %f126;
+  st.global.f32 [%rd2+28], %f127;
+$L_done:
+  st.global.f32 [%rd2+32], %f8;
+  st.global.f32 [%rd2+36], %f9;
+  st.global.f32 [%rd2+40], %f10;
+  st.global.f32 [%rd2+44], %f11;
+  st.global.f32 [%rd2+48], %f12;
+  st.global.f32 [%rd2+52], %f13;
+  st.global.f32 [%rd2+56], %f14;
+  st.global.f32 [%rd2+60], %f15;
+  st.global.f32 [%rd2+64], %f16;
+  st.global.f32 [%rd2+68], %f17;
+  st.global.f32 [%rd2+72], %f18;
+  st.global.f32 [%rd2+76], %f19;
+  st.global.f32 [%rd2+80], %f20;
+  st.global.f32 [%rd2+84], %f21;
+  st.global.f32 [%rd2+88], %f22;
+  st.global.f32 [%rd2+92], %f23;
+  st.global.f32 [%rd2+96], %f24;
+  st.global.f32 [%rd2+100], %f25;
+  st.global.f32 [%rd2+104], %f26;
+  st.global.f32 [%rd2+108], %f27;
+  st.global.f32 [%rd2+112], %f28;
+  st.global.f32 [%rd2+116], %f29;
+  st.global.f32 [%rd2+120], %f30;
+  st.global.f32 [%rd2+124], %f31;
+  st.global.f32 [%rd2+128], %f32;
+  st.global.f32 [%rd2+132], %f33;
+  st.global.f32 [%rd2+136], %f34;
+  st.global.f32 [%rd2+140], %f35;
+  st.global.f32 [%rd2+144], %f36;
+  st.global.f32 [%rd2+148], %f37;
+  st.global.f32 [%rd2+152], %f38;
+  st.global.f32 [%rd2+156], %f39;
+  ret;
+}
+)");
+  const auto e = estimateOne(text);
+  // Forty accumulators, the two addresses and the shared offset live throughout; one A and one B
+  // operand at a time beside them, not eight.
+  CHECK(e.maxLiveUnits <= 40 + 2 + 2 + 1 + 4);
+}
+
 TEST_CASE("ptxas unrolls a small counted loop without nounroll and keeps each copy's loads live", "[registers]") {
   // The same loop twice: once plain, once with .pragma "nounroll". ptxas -v (sm_80): 15 and
   // 10 registers. The model: unrolled four times, the two load results of the three other

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -18,13 +19,19 @@
 namespace ptx::test {
 
 struct TestClient {
+  // Without ptxas (whatever the machine has), unless a test gives its own lookup
+  // (oracle::findPtxas after pointing PTXAS at a stand-in).
+  TestClient() : TestClient([] { return std::optional<std::string>(); }) {}
+  explicit TestClient(const lsp::Server::PtxasLookup& findPtxas)
+      : server([this](const std::string& body) {
+                 std::lock_guard lock(mutex);
+                 received.push_back(nlohmann::json::parse(body));
+               },
+               lsp::SchedulerOptions{std::chrono::milliseconds(0), std::chrono::milliseconds(0), 2}, findPtxas) {}
+
   std::mutex mutex;
   std::vector<nlohmann::json> received;
-  lsp::Server server{[this](const std::string& body) {
-                       std::lock_guard lock(mutex);
-                       received.push_back(nlohmann::json::parse(body));
-                     },
-                     lsp::SchedulerOptions{std::chrono::milliseconds(0), std::chrono::milliseconds(0), 2}};
+  lsp::Server server;
 
   void send(const nlohmann::json& message) { server.handle(message.dump()); }
   void request(int id, const std::string& method, nlohmann::json params = nlohmann::json::object()) {

@@ -280,7 +280,7 @@ TEST_CASE("workspace/executeCommand runs exactly the commands initialize adverti
   Client client;
   client.request(1, "initialize", {{"capabilities", json::object()}});
   json advertised = client.reply(1)["result"]["capabilities"]["executeCommandProvider"]["commands"];
-  CHECK(advertised == json::array({"ptxls.server.explainRule"}));
+  CHECK(advertised == json::array({"ptxls.server.explainRule", "ptxls.server.verifyRegisters"}));
   client.request(2, "workspace/executeCommand", {{"command", "ptxls.server.explainRule"}, {"arguments", {"ISA004"}}});
   json explained = client.reply(2)["result"];
   CHECK(explained["code"] == "ISA004");

@@ -2,7 +2,7 @@
 // (request `ptxls/registerReport`) in a webview beside the editor — the figures, what limits the
 // occupancy, and the server's plot of live registers along the function.
 //
-// The server's code lenses ("≈ 41 registers · 62% occupancy on sm_90") run this command with the
+// The server's code lenses ("≈ 41 registers (35–49) · 62% occupancy on sm_90") run this command with the
 // document's URI and the function's name; from the palette or the context menu it takes the
 // function at the cursor.
 import { randomBytes } from 'node:crypto';
