@@ -149,13 +149,18 @@ struct ValueScratch {
         lastDefinition(values, -1),
         readers(values),
         remainingReads(values, 0),
-        liveOut(values, false) {}
+        liveOut(values, false),
+        definedHere(values, 0) {}
   std::uint32_t epoch = 0;
   std::vector<std::uint32_t> stamp;
   std::vector<std::int64_t> lastDefinition;         // Block-local node, -1 for none.
   std::vector<std::vector<std::uint32_t>> readers;  // Nodes reading it since its last definition.
   std::vector<std::uint32_t> remainingReads;        // Unscheduled instructions reading it.
   std::vector<bool> liveOut;                        // Whether it leaves the block live.
+  // `epoch` when an instruction of the block already scheduled defined it: the value is live
+  // from there, so a guarded redefinition (`@%p ld`, which leaves it as it was when %p is
+  // false) adds nothing.
+  std::vector<std::uint32_t> definedHere;
 };
 
 void scheduleBlock(const Module& module, const flow::FunctionFlow& flow,
@@ -309,7 +314,8 @@ void scheduleBlock(const Module& module, const flow::FunctionFlow& flow,
     for (std::uint32_t d : instruction.defs) {
       if (!occupies(d)) continue;
       bool readLater = scratch.remainingReads[d] > 0 || scratch.liveOut[d];
-      bool alreadyLive = std::find(instruction.uses.begin(), instruction.uses.end(), d) != instruction.uses.end();
+      bool alreadyLive = std::find(instruction.uses.begin(), instruction.uses.end(), d) != instruction.uses.end() ||
+                         (instruction.guardedDefs && scratch.definedHere[d] == scratch.epoch);
       if (readLater && !alreadyLive) delta += lowered.values[d].units;
     }
     return delta;
@@ -377,6 +383,7 @@ void scheduleBlock(const Module& module, const flow::FunctionFlow& flow,
     }
     pressure += delta;
     forEachDistinctUse(instructionAt(n), [&](std::uint32_t v) { --scratch.remainingReads[v]; });
+    for (std::uint32_t d : instructionAt(n).defs) scratch.definedHere[d] = scratch.epoch;
     out[issued++] = block.first - functionFirst + n;
     for (const Edge& e : successorsOf(n)) {
       if (--nodes[e.to].waitingFor == 0) {
