@@ -143,6 +143,18 @@ std::vector<std::string> mergeSettings(Settings& settings, const json& input) {
           problems.push_back("inlayHints option '" + option + "' is unknown or has a bad value");
         }
       }
+    } else if (key == "registers") {
+      if (!value.is_object()) {
+        problems.push_back("'registers' must be an object");
+        continue;
+      }
+      for (const auto& [option, optionValue] : value.items()) {
+        if (option == "verifyWithPtxas" && optionValue.is_boolean()) {
+          settings.verifyWithPtxas = optionValue.get<bool>();
+        } else {
+          problems.push_back("registers option '" + option + "' is unknown or has a bad value");
+        }
+      }
     } else if (key == "format") {
       if (!value.is_object()) {
         problems.push_back("'format' must be an object");

@@ -34,6 +34,9 @@ struct Settings {
   // Inlay hints with the live 32-bit register count after each instruction (off: asked for
   // on demand, e.g. by the VS Code command "Toggle Live Register Hints").
   bool liveRegisterHints = false;
+  // Run ptxas -v in the background after each full analysis of a document (when ptxas is
+  // installed), so the verify lenses show its figure without a click (off: on demand only).
+  bool verifyWithPtxas = false;
 };
 
 // Merges one JSON settings object into `settings`. Accepts the object itself or one nested

@@ -364,6 +364,31 @@ std::optional<json> Server::verifyRegisters(const json& id, const json& argument
   return std::nullopt;
 }
 
+// registers.verifyWithPtxas: the verify lenses show ptxas's figure without a click. Only a full
+// analysis of the newest version is verified (an incremental one is followed by a full one), on
+// the verifier thread like the command's runs; a queued run of an older version is replaced. A
+// run for this version and target already there (asked for, or after an earlier full analysis
+// under other settings) is not repeated.
+void Server::verifyAutomatically(const std::string& uri, const Analysis& analysis) {
+  if (!ptxas_ || !analysis.isFull()) return;
+  VerifyJob job;
+  {
+    std::lock_guard lock(sessionsMutex_);
+    Scheduler::View view = scheduler_->view(uri);
+    if (!view.open || analysis.version != view.version) return;
+    auto session = sessions_.find(uri);
+    if (session == sessions_.end() || !session->second.settings.verifyWithPtxas) return;
+    std::string target = registers::reportTarget(analysis.result.module, session->second.settings.target);
+    if (!target.starts_with("sm_")) return;  // ptxas needs one; the command says so when asked.
+    std::optional<PtxasVerification>& verification = session->second.verification;
+    if (verification && verification->version == analysis.version && verification->target == target) return;
+    std::vector<json> waiting = verification ? std::move(verification->waiting) : std::vector<json>();
+    verification = PtxasVerification{analysis.version, target, false, {}, std::move(waiting)};
+    job = {uri, analysis.version, target, analysis.text};
+  }
+  queueVerification(std::move(job));
+}
+
 void Server::queueVerification(VerifyJob job) {
   {
     std::lock_guard lock(verifyMutex_);
@@ -670,6 +695,7 @@ void Server::onAnalysis(const std::string& uri, const std::shared_ptr<const Anal
     }
   }
   if (refresh) sendRefreshRequests();
+  verifyAutomatically(uri, *analysis);
   if (!progressToken.empty()) notify("$/progress", {{"token", progressToken}, {"value", {{"kind", "end"}}}});
   for (auto& [request, usable] : ready) answer(request.id, request.method, routes_.find(request.method)->second, *usable, request.params);
   if (!ready.empty()) sessionsDrained_.notify_all();

@@ -126,6 +126,9 @@ class Server {
     std::shared_ptr<const std::string> text;
   };
   void queueVerification(VerifyJob job);
+  // With registers.verifyWithPtxas on: after a full analysis of the document's newest version,
+  // queues the same run the command does (no request waits on it). Called from onAnalysis.
+  void verifyAutomatically(const std::string& uri, const Analysis& analysis);
   // The verifier thread: runs queued jobs one at a time, stores each result in its session,
   // answers the requests waiting on it and asks the client to refresh its code lenses.
   void verifierLoop();

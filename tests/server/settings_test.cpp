@@ -56,3 +56,22 @@ TEST_CASE("A project file is read over the settings it starts from, and an unusa
   }
   std::filesystem::remove_all(folder);
 }
+
+TEST_CASE("registers.verifyWithPtxas is off by default, set by a boolean and overridden key by key", "[settings]") {
+  config::Settings settings;
+  CHECK_FALSE(settings.verifyWithPtxas);
+  CHECK(config::mergeSettings(settings, nlohmann::json::parse(R"({"ptxls": {"registers": {"verifyWithPtxas": true}}})")).empty());
+  CHECK(settings.verifyWithPtxas);
+  // Other keys leave it as it was; a later source turns it off again.
+  CHECK(config::mergeSettings(settings, nlohmann::json::parse(R"({"target": "sm_90"})")).empty());
+  CHECK(settings.verifyWithPtxas);
+  CHECK(config::mergeSettings(settings, nlohmann::json::parse(R"({"registers": {"verifyWithPtxas": false}})")).empty());
+  CHECK_FALSE(settings.verifyWithPtxas);
+  // Bad values and unknown options are named, and change nothing.
+  CHECK(config::mergeSettings(settings, nlohmann::json::parse(R"({"registers": {"verifyWithPtxas": "yes", "bogus": 1}})")) ==
+        std::vector<std::string>{"registers option 'bogus' is unknown or has a bad value",
+                                 "registers option 'verifyWithPtxas' is unknown or has a bad value"});
+  CHECK_FALSE(settings.verifyWithPtxas);
+  CHECK(config::mergeSettings(settings, nlohmann::json::parse(R"({"registers": true})")) ==
+        std::vector<std::string>{"'registers' must be an object"});
+}

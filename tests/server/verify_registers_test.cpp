@@ -46,12 +46,14 @@ struct StandInPtxas {
       std::filesystem::temp_directory_path() / ("ptxls-verify-" + std::to_string(::getpid()));
   std::filesystem::path script = folder / "ptxas";
   std::filesystem::path arguments = folder / "arguments";
+  std::filesystem::path runs = folder / "runs";  // A line per run.
   std::optional<std::string> previous;
 
   StandInPtxas() {
     std::filesystem::create_directories(folder);
     std::ofstream(script) << "#!/bin/sh\n"
                           << "echo \"$@\" > '" << arguments.string() << "'\n"
+                          << "echo run >> '" << runs.string() << "'\n"
                           << "sleep 1\n"
                           << "echo 'ptxas info    : Compiling entry function kernel for sm_80'\n"
                           << "echo 'ptxas info    : Function properties for twice'\n"
@@ -63,6 +65,13 @@ struct StandInPtxas {
     ::chmod(script.c_str(), 0755);
     if (const char* value = std::getenv("PTXAS")) previous = value;
     ::setenv("PTXAS", script.c_str(), 1);
+  }
+  // How many times it has run.
+  int runCount() const {
+    std::ifstream in(runs);
+    int count = 0;
+    for (std::string line; std::getline(in, line);) ++count;
+    return count;
   }
   ~StandInPtxas() {
     if (previous) {
@@ -181,6 +190,65 @@ TEST_CASE("The verify lens runs ptxas for the target the settings choose", "[cod
   CHECK_THAT(arguments, Catch::StartsWith("-v --gpu-name sm_90a "));
   // A client that cannot refresh code lenses is not asked to.
   CHECK(client.takeAll([](const json& m) { return m.value("method", "") == "workspace/codeLens/refresh"; }).empty());
+}
+
+TEST_CASE("With registers.verifyWithPtxas, each full analysis of the newest version runs ptxas without a click",
+          "[codelens][server][ptxas]") {
+  StandInPtxas ptxas;
+  ptx::test::TestClient client(oracle::findPtxas);
+  client.initialize({{"workspace", {{"codeLens", {{"refreshSupport", true}}}}}},
+                    {{"registers", {{"verifyWithPtxas", true}}}});
+  auto refreshes = [&] {
+    return client.takeAll([](const json& m) { return m.value("method", "") == "workspace/codeLens/refresh"; }).size();
+  };
+
+  // Opening the document: after its analysis, one run (on the verifier thread; waitIdle waits
+  // for it), then the client is asked to refresh its lenses, which show ptxas's figures.
+  client.open(kUri, kText);
+  client.server.waitIdle();
+  CHECK(ptxas.runCount() == 1);
+  CHECK(refreshes() == 1);
+  json lenses = lensesOf(client, 2);
+  REQUIRE(lenses.size() == 4);
+  CHECK(lenses[1]["command"]["title"] == expectedTitle(10, estimateIn(lenses[0])));
+  CHECK(lenses[3]["command"]["title"] == expectedTitle(40, estimateIn(lenses[2])));
+  // The command reads the stored result at once: no second run.
+  client.request(3, "workspace/executeCommand", verifyCommand("kernel"));
+  CHECK(client.reply(3)["result"]["version"] == 1);
+  CHECK(ptxas.runCount() == 1);
+  CHECK(refreshes() == 0);
+
+  // An edit inside a function (analyzed incrementally first, then in full): ptxas runs once more,
+  // for the new version.
+  std::string edited = kText;
+  edited.replace(edited.find("add.s32 r, a, a;"), 16, "add.s32 r, a, 1;");
+  client.notify("textDocument/didChange",
+                {{"textDocument", {{"uri", kUri}, {"version", 2}}}, {"contentChanges", {{{"text", edited}}}}});
+  client.server.waitIdle();
+  CHECK(ptxas.runCount() == 2);
+  CHECK(refreshes() == 1);
+  client.request(4, "workspace/executeCommand", verifyCommand("kernel"));
+  CHECK(client.reply(4)["result"]["version"] == 2);
+  lenses = lensesOf(client, 5);
+  REQUIRE(lenses.size() == 4);
+  CHECK(lenses[3]["command"]["title"] == expectedTitle(40, estimateIn(lenses[2])));
+  CHECK(ptxas.runCount() == 2);
+}
+
+TEST_CASE("Without registers.verifyWithPtxas, ptxas runs only when the command asks", "[codelens][server][ptxas]") {
+  StandInPtxas ptxas;
+  ptx::test::TestClient client(oracle::findPtxas);
+  client.initialize({{"workspace", {{"codeLens", {{"refreshSupport", true}}}}}});
+  client.open(kUri, kText);
+  client.server.waitIdle();
+  CHECK(ptxas.runCount() == 0);
+  CHECK(client.takeAll([](const json& m) { return m.value("method", "") == "workspace/codeLens/refresh"; }).empty());
+  json lenses = lensesOf(client, 2);
+  REQUIRE(lenses.size() == 4);
+  CHECK(lenses[3]["command"]["title"] == "verify with ptxas");
+  client.request(3, "workspace/executeCommand", verifyCommand("kernel"));
+  CHECK(client.reply(3)["result"]["version"] == 1);
+  CHECK(ptxas.runCount() == 1);
 }
 
 TEST_CASE("Without ptxas there is no verify lens, and the command says why", "[codelens][server][ptxas]") {

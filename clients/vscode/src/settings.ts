@@ -17,6 +17,7 @@ export interface ServerSettings {
   diagnostics?: { debounceMs?: number; maxFileMiB?: number };
   format?: { indentWidth?: number; useTabs?: boolean; maxBlankLines?: number };
   inlayHints?: { liveRegisters?: boolean };
+  registers?: { verifyWithPtxas?: boolean };
 }
 
 // Every `ptxls.*` key the extension reads. All reads go through `setting()`, so the compiler holds
@@ -34,6 +35,7 @@ export const SETTING_KEYS = [
   'format.maxBlankLines',
   'formatOnSave',
   'inlayHints.liveRegisters',
+  'registers.verifyWithPtxas',
   'trace.server',
 ] as const;
 
@@ -89,6 +91,7 @@ export function serverSettings(scope?: vscode.ConfigurationScope): ServerSetting
 
   // Off is the server's default: sent only when on.
   if (setting('inlayHints.liveRegisters', scope) === true) result.inlayHints = { liveRegisters: true };
+  if (setting('registers.verifyWithPtxas', scope) === true) result.registers = { verifyWithPtxas: true };
 
   return result;
 }
