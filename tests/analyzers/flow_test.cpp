@@ -196,7 +196,7 @@ TEST_CASE("Addresses: symbol, offset and alignment through arithmetic", "[flow]"
   CHECK(((inserted.bits.zero | inserted.bits.one) & 0xf00) == 0);  // tid's low bits: unknown.
 }
 
-TEST_CASE("Control flow: branches split blocks; definitions merge at joins and around loops", "[flow]") {
+TEST_CASE("Control flow: branches split blocks, definitions merge at joins and around loops", "[flow]") {
   Flowing f(std::string(kHeader) + R"(
 .visible .entry k()
 {

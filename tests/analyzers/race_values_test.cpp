@@ -109,7 +109,7 @@ TEST_CASE("A race message names the block shape it assumed", "[analyzers][races]
   CHECK(messages[0].find("assuming a block of at least") != std::string::npos);
 }
 
-TEST_CASE("A volatile access beside a plain one is a data race; two volatile ones are not", "[analyzers][races]") {
+TEST_CASE("A volatile access beside a plain one is a data race, two volatile ones are not", "[analyzers][races]") {
   // Thread t stores its slot plainly and reads its neighbour's slot: with a volatile load
   // only, the pair is still a data race; with both volatile it is morally strong.
   auto kernel = [](const char* storeQualifier) {

@@ -40,7 +40,7 @@ TEST_CASE("disable-next-line silences the named rules on the next line only", "[
   CHECK(rulesOf(lintText(test::kernel(body)).diagnostics) == "SEM001 LNT001 SEM001 ");
 }
 
-TEST_CASE("disable ... enable silences a region; all silences every rule", "[suppressions]") {
+TEST_CASE("disable ... enable silences a region, all silences every rule", "[suppressions]") {
   std::string body = kBody;
   body.insert(body.find("\tadd.s32 %r1, %r2, %q1"), "\t// ptxlint: disable=SEM001\n");
   body.insert(body.find("\tadd.s32 %r1, %r2, %q2"), "\t// ptxlint: enable=SEM001\n");

@@ -161,7 +161,7 @@ TEST_CASE("ptxlint --disable and --severity configure rules", "[cli]") {
   CHECK(ptxlint("--severity nosuchcategory=hint " + file.string()).status == 2);
 }
 
-TEST_CASE("ptxlint reads the nearest .ptxls.json; command-line options win; --no-config ignores it", "[cli]") {
+TEST_CASE("ptxlint reads the nearest .ptxls.json, command-line options win, --no-config ignores it", "[cli]") {
   Scratch scratch;
   fs::create_directories(scratch.root / "proj" / "deep");
   std::ofstream(scratch.root / "proj" / ".ptxls.json") << R"({"rules": {"SEM001": "off", "ISA010": "error"}})";
@@ -197,7 +197,7 @@ bool has(const std::string& text, std::string_view part) { return text.find(part
 
 }  // namespace
 
-TEST_CASE("ptxlint --select keeps only the listed rules; --ignore removes rules", "[cli]") {
+TEST_CASE("ptxlint --select keeps only the listed rules, --ignore removes rules", "[cli]") {
   Scratch scratch;
   std::string file = writeMixed(scratch.root / "m.ptx").string();
   Run selected = ptxlint("--select ISA010 " + file);
@@ -240,7 +240,7 @@ TEST_CASE("ptxlint --werror and the --severity threshold", "[cli]") {
   CHECK(ptxlint("--severity loud " + file).status == 2);
 }
 
-TEST_CASE("ptxlint --output writes the report to a file; an unwritable one exits 2", "[cli]") {
+TEST_CASE("ptxlint --output writes the report to a file, an unwritable one exits 2", "[cli]") {
   Scratch scratch;
   std::string file = writeMixed(scratch.root / "m.ptx").string();
   fs::path report = scratch.root / "report.json";
@@ -281,7 +281,7 @@ TEST_CASE("ptxlint --target overrides the module's .target", "[cli]") {
   CHECK(ptxlint("--target compute_90 " + file).status == 2);
 }
 
-TEST_CASE("ptxlint --config uses one project file; an invalid one exits 2", "[cli]") {
+TEST_CASE("ptxlint --config uses one project file, an invalid one exits 2", "[cli]") {
   Scratch scratch;
   std::string file = writeMixed(scratch.root / "m.ptx").string();
   fs::path config = scratch.root / "custom.json";
@@ -300,7 +300,7 @@ TEST_CASE("ptxlint --config uses one project file; an invalid one exits 2", "[cl
   CHECK(has(missing.output, "none.json"));
 }
 
-TEST_CASE("ptxlint --quiet drops the summary; --stats counts per rule", "[cli]") {
+TEST_CASE("ptxlint --quiet drops the summary, --stats counts per rule", "[cli]") {
   Scratch scratch;
   std::string file = writeMixed(scratch.root / "m.ptx").string();
   Run quiet = ptxlint("--quiet " + file);

@@ -222,7 +222,7 @@ TEST_CASE("Calls, prototypes and initializers keep nvcc's spelling", "[format]")
   CHECK(format(text) == expected);
 }
 
-TEST_CASE("Comments keep their lines and content; .loc keeps its bytes", "[format]") {
+TEST_CASE("Comments keep their lines and content, .loc keeps its bytes", "[format]") {
   std::string text = test::kernel(
       "      // own line, re-indented   \n"
       "  .loc\t1 25   0\n"

@@ -36,7 +36,7 @@ TEST_CASE("Valid PTX has no diagnostics", "[syntax-diagnostics]") {
   CHECK(diagnostics.empty());
 }
 
-TEST_CASE("A missing ';' is reported after the instruction and reaches the next token",
+TEST_CASE("A missing ',' is reported after the instruction and reaches the next token",
           "[syntax-diagnostics]") {
   std::string text = kernel("  mov.u32 %r1, %r2\n  ret;");
   Diagnostic d = only(text);
