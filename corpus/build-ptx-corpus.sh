@@ -1,11 +1,20 @@
-# Sourced by the nvcc corpus generators (corpus/generate.sh, corpus/cudalib/generate.sh):
-# builds every row of $VARIANTS with nvcc -ptx into $OUT_DIR, checks each output with
-# ptxas -v, and writes $OUT_DIR/manifest.json through corpus/ptx_manifest.py.
+# Sourced by the nvcc corpus generators (corpus/generate.sh, corpus/cudalib/generate.sh,
+# corpus/registers-validation/generate.sh): builds every row of $VARIANTS with nvcc -ptx into
+# $OUT_DIR, checks each output with ptxas -v, and writes $OUT_DIR/manifest.json through
+# corpus/ptx_manifest.py.
 #
-# The caller sets NVCC, PTXAS, JOBS, SRC_DIR, OUT_DIR, VARIANTS (rows of
+# Sourcing it sets NVCC and PTXAS from CUDA_HOME (default /usr/local/cuda) and JOBS (default 2),
+# and stops when the toolkit is missing. The caller sets SRC_DIR, OUT_DIR, VARIANTS (rows of
 # `stem arch variant-suffix flags`, "-" for none), COMMON_FLAGS (flags every row gets, may be
 # empty) and SCRIPT (the generator's path, recorded in the manifest), runs from the
 # repository root, and calls build_ptx_corpus [--split].
+
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+JOBS=${JOBS:-2}
+NVCC="$CUDA_HOME/bin/nvcc"
+PTXAS="$CUDA_HOME/bin/ptxas"
+[ -x "$NVCC" ] || { echo "nvcc not found at $NVCC (set CUDA_HOME)" >&2; exit 1; }
+[ -x "$PTXAS" ] || { echo "ptxas not found at $PTXAS (set CUDA_HOME)" >&2; exit 1; }
 
 build_one() {
     local name=$1 src=$2 arch=$3 flags=$4

@@ -10,12 +10,6 @@
 # Needs bash, python3. Exits non-zero if any nvcc run fails or ptxas rejects any file.
 set -euo pipefail
 
-CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-JOBS=${JOBS:-2}
-NVCC="$CUDA_HOME/bin/nvcc"
-PTXAS="$CUDA_HOME/bin/ptxas"
-[ -x "$NVCC" ] || { echo "nvcc not found at $NVCC (set CUDA_HOME)" >&2; exit 1; }
-[ -x "$PTXAS" ] || { echo "ptxas not found at $PTXAS (set CUDA_HOME)" >&2; exit 1; }
 
 # Run from the repository root with relative source paths. (nvcc still makes the source
 # path absolute in the .file directives of -lineinfo/-G output; those are left as is.)
