@@ -34,7 +34,6 @@ std::optional<std::uint32_t> typeSizeInBytes(Modifier type) {
   return info.typeBytes;
 }
 
-std::optional<std::uint32_t> typeSizeInBytes(std::string_view type) { return typeSizeInBytes(modifierNamed(type)); }
 
 std::optional<std::uint64_t> declaredAlignment(const Symbol& symbol) {
   if (symbol.alignment) return symbol.alignment;
@@ -646,7 +645,7 @@ ThreadModel& FlowCache::threadsOfFunction(std::size_t functionIndex) {
   if (threads_.size() < module_.functions.size()) threads_.resize(module_.functions.size());
   if (!threads_[functionIndex]) {
     threads_[functionIndex] =
-        std::make_unique<ThreadModel>(text_, module_, flowOfFunction(functionIndex), resultsOf(functionIndex));
+        std::make_unique<ThreadModel>(text_, module_, flowOfFunction(functionIndex));
   }
   return *threads_[functionIndex];
 }

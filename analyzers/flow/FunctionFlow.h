@@ -69,9 +69,8 @@ struct Definition {
 // the size of its element type; nullopt when neither is known.
 std::optional<std::uint64_t> declaredAlignment(const Symbol& symbol);
 
-// The size in bytes of a fundamental type spelled with its dot (".b32" → 4, ".f16x2" → 4);
-// nullopt for opaque or unknown types.
-std::optional<std::uint32_t> typeSizeInBytes(std::string_view type);
+// The size in bytes of a fundamental type (Modifier::B32 → 4, Modifier::F16x2 → 4); nullopt
+// for opaque or unknown types.
 std::optional<std::uint32_t> typeSizeInBytes(Modifier type);
 
 class FunctionFlow {

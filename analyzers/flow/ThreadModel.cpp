@@ -3,16 +3,7 @@
 namespace ptx::flow {
 
 ThreadModel::ThreadModel(std::string_view text, const Module& module, FunctionFlow& flow)
-    : ThreadModel(text, module, flow, std::make_unique<FunctionResults>(), nullptr) {}
-
-ThreadModel::ThreadModel(std::string_view text, const Module& module, FunctionFlow& flow, FunctionResults& results)
-    : ThreadModel(text, module, flow, nullptr, &results) {}
-
-ThreadModel::ThreadModel(std::string_view text, const Module& module, FunctionFlow& flow,
-                         std::unique_ptr<FunctionResults> ownResults, FunctionResults* results)
     : flow_(flow),
-      ownResults_(std::move(ownResults)),
-      results_(results != nullptr ? *results : *ownResults_),
       launch_(launchShapeOf(text, module, flow.functionIndex())),
       reads_(coordinateReadsOf(text, module, flow.functionIndex())),
       divergence_(text, module, flow),

@@ -22,7 +22,6 @@
 #include "flow/BarrierIntervals.h"
 #include "flow/Divergence.h"
 #include "flow/FunctionFlow.h"
-#include "flow/FunctionResults.h"
 #include "flow/LaunchShape.h"
 #include "flow/ThreadEvaluation.h"
 #include "model/Module.h"
@@ -31,9 +30,7 @@ namespace ptx::flow {
 
 class ThreadModel {
  public:
-  // A model that keeps its shared results itself (FlowCache builds its models on its own).
   ThreadModel(std::string_view text, const Module& module, FunctionFlow& flow);
-  ThreadModel(std::string_view text, const Module& module, FunctionFlow& flow, FunctionResults& results);
 
   const LaunchShape& launch() const { return launch_; }
 
@@ -158,21 +155,8 @@ class ThreadModel {
   // Which of %ctaid.x, .y, .z it reads (bits 0, 1, 2).
   std::uint8_t ctaDimensionsRead() const { return reads_.ctaDimensions; }
 
-  // A result several rules derive from this model for the same function, computed by the
-  // first that asks (FlowCache::resultOf, which keeps the same results): `fill` completes a
-  // default-built one when the slot is empty.
-  template <typename Result, typename Fill>
-  const Result& shared(std::uint32_t slot, Fill fill) {
-    return results_.get<Result>(slot, fill);
-  }
-
  private:
-  ThreadModel(std::string_view text, const Module& module, FunctionFlow& flow,
-              std::unique_ptr<FunctionResults> ownResults, FunctionResults* results);
-
   FunctionFlow& flow_;
-  std::unique_ptr<FunctionResults> ownResults_;  // Only for a model built outside a FlowCache.
-  FunctionResults& results_;
   LaunchShape launch_;
   CoordinateReads reads_;
   Divergence divergence_;

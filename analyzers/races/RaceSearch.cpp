@@ -568,7 +568,6 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
 }
 
 const SharedMemoryRaces& sharedMemoryRaces(const RuleContext& context, std::size_t function) {
-  constexpr std::uint32_t kSharedMemoryRacesSlot = 1;
   // Functions that touch no shared memory need no thread model.
   static const SharedMemoryRaces kNone;
   const FunctionInfo& info = context.module.functions[function];
@@ -578,8 +577,7 @@ const SharedMemoryRaces& sharedMemoryRaces(const RuleContext& context, std::size
       })) {
     return kNone;
   }
-  flow::ThreadModel& model = context.flows.threadsOfFunction(function);
-  return model.shared<SharedMemoryRaces>(kSharedMemoryRacesSlot, [&](SharedMemoryRaces& races) {
+  return context.flows.resultOf<SharedMemoryRaces>(function, [&](SharedMemoryRaces& races) {
     races.accesses = accessesOf(context, function, Space::Shared);
     races.witnesses = findRaces(context, function, races.accesses, Space::Shared);
   });

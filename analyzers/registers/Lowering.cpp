@@ -586,7 +586,7 @@ class Lowerer {
 }  // namespace
 
 std::uint8_t registerUnits(const Symbol& symbol) {
-  std::uint32_t bytes = flow::typeSizeInBytes(symbol.type).value_or(4);
+  std::uint32_t bytes = flow::typeSizeInBytes(symbol.typeId).value_or(4);
   return bytes >= 16 ? 4 : bytes == 8 ? 2 : 1;
 }
 

@@ -5,14 +5,13 @@
 #include <cmath>
 #include <cstdio>
 
-#include "registers/InstructionClasses.h"
 #include "text/LineIndex.h"
 
 namespace ptx::registers {
 namespace {
 
 std::uint64_t symbolBytes(const Symbol& symbol) {
-  std::uint64_t size = flow::typeSizeInBytes(symbol.type).value_or(1);
+  std::uint64_t size = flow::typeSizeInBytes(symbol.typeId).value_or(1);
   if (symbol.vectorWidth > 0) size *= symbol.vectorWidth;
   for (const std::optional<std::uint64_t>& dimension : symbol.dimensions) {
     if (!dimension) return 0;  // Unsized: dynamic shared memory, not known statically.
@@ -45,14 +44,9 @@ std::uint32_t staticSharedBytes(const Module& module, const FunctionInfo& functi
 // Features the model is known to follow poorly (measured on the corpus: bench/registers_bench).
 std::string confidenceFor(const Module& module, const FunctionInfo& function,
                           const RegisterEstimate& estimate) {
-  bool calls = false;
-  bool textures = false;
-  for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
-    const InstructionSite& site = module.instructions[i];
-    const InstructionFacts& facts = module.factsOf(site);
-    calls = calls || site.isCall;
-    textures = textures || classOf(facts).has(kTextureFetch) || facts.is(Family::Suld);
-  }
+  RangeKind kind = rangeKindOf(module, function, estimate);
+  bool calls = kind == RangeKind::Calls;
+  bool textures = kind == RangeKind::Textures;
   // How the estimate fares on each feature is measured by bench/registers_bench and
   // published in docs/registers.md; the figures are not repeated here, where they would age.
   std::string note = "accuracy against ptxas by feature: docs/registers.md";

@@ -28,7 +28,7 @@ bool provablyOverlap(const RuleContext& context, std::size_t function, const Byt
   // One access covers the whole variable from its start: any access into it overlaps.
   const Symbol& variable = module.symbols[a.base];
   if (!variable.dimensions.empty()) {
-    std::uint64_t bytes = flow::typeSizeInBytes(variable.type).value_or(0);
+    std::uint64_t bytes = flow::typeSizeInBytes(variable.typeId).value_or(0);
     for (const auto& dimension : variable.dimensions) bytes = dimension ? bytes * *dimension : 0;
     if (bytes != 0 && ((x && *x == 0 && first.size >= bytes) || (y && *y == 0 && second.size >= bytes))) return true;
   }

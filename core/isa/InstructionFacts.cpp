@@ -239,12 +239,6 @@ bool InstructionFacts::hasAny(std::initializer_list<Modifier> ms) const {
   return std::any_of(ms.begin(), ms.end(), [&](Modifier m) { return has(m); });
 }
 
-std::optional<std::size_t> InstructionFacts::indexOf(Modifier m) const {
-  auto it = std::find(modifiers.begin(), modifiers.end(), m);
-  if (it == modifiers.end()) return std::nullopt;
-  return static_cast<std::size_t>(it - modifiers.begin());
-}
-
 std::optional<std::uint32_t> InstructionFacts::typeBytes() const {
   std::uint8_t bytes = infoOf(type).typeBytes;
   if (bytes == 0) return std::nullopt;

@@ -109,8 +109,6 @@ struct InstructionFacts {
   bool has(Modifier m) const;
   bool hasAny(std::initializer_list<Modifier> ms) const;
   bool does(Effects e) const { return (effects & e) != 0; }  // Any of the given effects.
-  // The index of `m` among the modifiers, when present.
-  std::optional<std::size_t> indexOf(Modifier m) const;
   // The last type's size in bytes (nullopt when there is none, or for .pred).
   std::optional<std::uint32_t> typeBytes() const;
   // Bytes one access moves: vector width times the last type's size.

@@ -62,7 +62,6 @@ struct Symbol {
   Modifier pointerSpaceId = Modifier::Unknown;
 
   StateSpace stateSpace() const { return infoOf(spaceId).space; }
-  StateSpace pointerStateSpace() const { return infoOf(pointerSpaceId).space; }
 
   // A register: a `.reg` declaration or a `.reg` parameter of a function.
   bool isRegister() const {
