@@ -10,6 +10,8 @@
 #include <sstream>
 #include <system_error>
 
+#include "CudaFiles.h"
+
 namespace fs = std::filesystem;
 
 namespace ptx::cli {
@@ -66,11 +68,11 @@ bool globMatch(std::string_view pattern, std::string_view text) {
 
 namespace {
 
-// Whether a directory walk takes `entry` as a PTX file: a regular file named *.ptx (a file
-// extension, not a PTX spelling).
+// Whether a directory walk takes `entry`: a regular file named *.ptx (a file extension, not a
+// PTX spelling), or a CUDA source (cli::isCudaFileForWalk).
 bool isPtxFile(const fs::directory_entry& entry) {
   std::error_code ignored;
-  return entry.is_regular_file(ignored) && entry.path().extension() == ".ptx";
+  return entry.is_regular_file(ignored) && (entry.path().extension() == ".ptx" || cli::isCudaFileForWalk(entry.path()));
 }
 
 // The *.ptx files under `directory`, sorted, skipping hidden directories. `error` is set when

@@ -113,7 +113,7 @@ bool decode(const nlohmann::json& list, std::size_t textSize, std::vector<Diagno
   for (const nlohmann::json& item : list) {
     if (!item.is_array() || item.size() != 8 || !item[0].is_string() || !item[1].is_number_unsigned() ||
         item[1].get<unsigned>() > static_cast<unsigned>(Severity::Hint) || !item[2].is_number_unsigned() ||
-        item[2].get<unsigned>() > static_cast<unsigned>(Category::Lint) || !isRange(item[3], item[4]) ||
+        item[2].get<unsigned>() > static_cast<unsigned>(Category::HostApi) || !isRange(item[3], item[4]) ||
         !item[5].is_string() || !item[6].is_array() || !item[7].is_array()) {
       return false;
     }

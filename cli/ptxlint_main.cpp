@@ -24,6 +24,7 @@
 
 #include <unistd.h>
 
+#include "CudaFiles.h"
 #include "FileReport.h"
 #include "Inputs.h"
 #include "LintCache.h"
@@ -33,6 +34,7 @@
 #include "Registry.h"
 #include "RuleDocs.h"
 #include "Settings.h"
+#include "cuda/DevicePasses.h"
 #include "emit/Emitter.h"
 #include "flow/FunctionFlow.h"
 #include "registers/RegisterPlot.h"
@@ -67,6 +69,15 @@ Rule selection:
                        Both forms may be given.
   --werror             Treat warnings as errors (shown as errors; they fail the run).
   --target sm_XY       Check every file against this target instead of its .target.
+
+CUDA sources (.cu, .cuh; headers named on the command line; in directories, headers that
+hold asm): the PTX inside asm statements is checked for each device pass.
+  --cuda-arch LIST     The passes, as nvcc's -arch names: sm_90a,sm_100a (sm_90a is the
+                       compute_90 and compute_90a passes). Default: the nearest .ptxls.json's
+                       cuda.arch, else the file's compile_commands.json entry, else the
+                       architectures the file's #if guards name (else sm_80).
+  --compile-commands DIR
+                       Read compile_commands.json in DIR (default: searched as clangd does).
 
 Configuration:
   --config FILE        Use this .ptxls.json for every file instead of searching upward.
@@ -140,6 +151,7 @@ struct Options {
   std::optional<std::string> plotDir;   // --plot DIR.
   bool verifyWithPtxas = false;         // --ptxas.
   std::optional<std::string> ptxas;     // The ptxas that --ptxas runs (none found: nullopt).
+  cli::CudaCommandLine cuda;            // --cuda-arch, --compile-commands, --nvcc.
 };
 
 std::optional<Severity> parseSeverity(std::string_view level) {
@@ -285,6 +297,13 @@ Options parseArguments(int argc, char** argv, bool& exitEarly) {
       std::string_view file = value("--config");
       if (file.empty()) throw UsageError{"--config needs a file name"};
       options.configFile = std::string(file);
+    } else if (arg == "--cuda-arch" || arg.starts_with("--cuda-arch=")) {
+      std::string_view list = value("--cuda-arch");
+      cuda::PassList passes = cuda::parseCudaArchList(list, "--cuda-arch ");
+      if (!passes.error.empty()) throw UsageError{"--cuda-arch: " + passes.error};
+      options.cuda.arch = std::string(list);
+    } else if (arg == "--compile-commands" || arg.starts_with("--compile-commands=")) {
+      options.cuda.compileCommands = std::string(value("--compile-commands"));
     } else if (arg == "--target" || arg.starts_with("--target=")) {
       std::string_view target = value("--target");
       TargetArch arch;
@@ -360,7 +379,21 @@ class OptionsForFiles {
     }
     if (!project.problems.empty()) return false;
     configured_ = withCommandLine(project.settings);
+    configuredCudaArch_ = project.settings.cudaArch;
     return true;
+  }
+
+  // The `cuda.arch` of the project file that configures `path` (empty when none says).
+  std::vector<std::string> cudaArchFor(const std::string& path) {
+    if (configured_) return configuredCudaArch_;
+    if (!options_.useProjectFiles || path == "-") return {};
+    std::error_code error;
+    std::optional<fs::path> projectFile = config::findProjectFile(fs::absolute(path, error));
+    if (!projectFile) return {};
+    std::lock_guard lock(mutex_);
+    auto [it, inserted] = cudaArch_.try_emplace(projectFile->string());
+    if (inserted) it->second = config::loadProjectFile(*projectFile).settings.cudaArch;
+    return it->second;
   }
 
   // `path`: the file's path (for standard input, --stdin-filename or "-").
@@ -402,8 +435,10 @@ class OptionsForFiles {
 
   const Options& options_;
   std::optional<LintOptions> configured_;  // From --config.
+  std::vector<std::string> configuredCudaArch_;
   std::mutex mutex_;
   std::map<std::string, LintOptions> cache_;
+  std::map<std::string, std::vector<std::string>> cudaArch_;
 };
 
 // Shows "[n/N] path" on stderr while files are linted (only where stderr is a terminal).
@@ -540,8 +575,16 @@ FileReport lintOne(const Input& input, const Options& settings, OptionsForFiles&
   std::string text;
   std::string error;
   if (!readPtxText(input.path, text, error)) return unreadable(shown, error);
-  LintOptions options = lintOptions.forFile(input.path == "-" ? settings.stdinFilename.value_or("-") : input.path);
+  std::string configuredPath = input.path == "-" ? settings.stdinFilename.value_or("-") : input.path;
+  LintOptions options = lintOptions.forFile(configuredPath);
   options.threads = threads;
+  if (isCudaSourcePath(configuredPath)) {
+    cli::CudaFileSetup setup = cli::cudaSetupFor(configuredPath, options, lintOptions.cudaArchFor(configuredPath), settings.cuda);
+    for (const std::string& problem : setup.problems) std::cerr << "ptxlint: " << shown << ": " << problem << "\n";
+    std::vector<Diagnostic> diagnostics = lintCudaText(text, setup.options).diagnostics;
+    if (sarif != nullptr) *sarif = buildSarifDetails(text, diagnostics);
+    return buildFileReport(shown, text, diagnostics);
+  }
   if (settings.reportRegisters) return lintAndReport(shown, text, options, settings, sarif);
   if (cache != nullptr && !LintCache::cacheable(options)) cache = nullptr;
   std::string key = cache != nullptr ? cache->settingsKey(options) : std::string();

@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "Registry.h"
+#include "cuda/DevicePasses.h"
 
 namespace ptx::config {
 namespace {
@@ -154,6 +155,29 @@ std::vector<std::string> mergeSettings(Settings& settings, const json& input) {
         } else {
           problems.push_back("registers option '" + option + "' is unknown or has a bad value");
         }
+      }
+    } else if (key == "cuda") {
+      if (!value.is_object()) {
+        problems.push_back("'cuda' must be an object");
+        continue;
+      }
+      for (const auto& [option, optionValue] : value.items()) {
+        if (option != "arch" || !optionValue.is_array()) {
+          problems.push_back("cuda option '" + option + "' is unknown or has a bad value");
+          continue;
+        }
+        // Names nvcc 13 would reject are reported and left out; the others still count.
+        std::vector<std::string> names;
+        for (const json& name : optionValue) {
+          if (!name.is_string()) {
+            problems.push_back("'cuda.arch' must list architecture names such as \"sm_90a\"");
+          } else if (std::string error = cuda::passesForArch(name.get<std::string>(), {}).error; !error.empty()) {
+            problems.push_back("'cuda.arch': " + error);
+          } else {
+            names.push_back(name.get<std::string>());
+          }
+        }
+        settings.cudaArch = std::move(names);
       }
     } else if (key == "format") {
       if (!value.is_object()) {

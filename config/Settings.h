@@ -37,6 +37,10 @@ struct Settings {
   // Run ptxas -v in the background after each full analysis of a document (when ptxas is
   // installed), so the verify lenses show its figure without a click (off: on demand only).
   bool verifyWithPtxas = false;
+  // `cuda.arch`: the device passes of CUDA files, as nvcc's -arch names ("sm_90a" is the
+  // compute_90 and compute_90a passes; core/cuda/DevicePasses.h). Empty: compile_commands.json
+  // or the default decides.
+  std::vector<std::string> cudaArch;
 };
 
 // Merges one JSON settings object into `settings`. Accepts the object itself or one nested

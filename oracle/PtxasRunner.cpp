@@ -1,26 +1,17 @@
 #include "PtxasRunner.h"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
+#include <stdlib.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
-extern char** environ;
+#include "Process.h"
 
 namespace ptx::oracle {
 namespace {
-
-bool isExecutable(const std::string& path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; }
 
 // The number just before `suffix` in `line` ("Used 40 registers" → 40 for " registers").
 std::optional<std::uint32_t> numberBefore(std::string_view line, std::string_view suffix) {
@@ -70,27 +61,7 @@ class TemporaryPtx {
 
 }  // namespace
 
-std::optional<std::string> findPtxas() {
-  if (const char* explicitPath = std::getenv("PTXAS"); explicitPath != nullptr && isExecutable(explicitPath)) {
-    return std::string(explicitPath);
-  }
-  if (const char* cuda = std::getenv("CUDA_HOME"); cuda != nullptr && *cuda != '\0') {
-    std::string candidate = std::string(cuda) + "/bin/ptxas";
-    if (isExecutable(candidate)) return candidate;
-  }
-  if (isExecutable("/usr/local/cuda/bin/ptxas")) return std::string("/usr/local/cuda/bin/ptxas");
-  if (const char* path = std::getenv("PATH")) {
-    std::string_view rest = path;
-    while (!rest.empty()) {
-      std::size_t colon = rest.find(':');
-      std::string_view dir = rest.substr(0, colon);
-      std::string candidate = std::string(dir.empty() ? "." : dir) + "/ptxas";
-      if (isExecutable(candidate)) return candidate;
-      rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
-    }
-  }
-  return std::nullopt;
-}
+std::optional<std::string> findPtxas() { return findCudaTool("ptxas", "PTXAS"); }
 
 std::map<std::string, PtxasFunction, std::less<>> parsePtxasReport(std::string_view output) {
   std::map<std::string, PtxasFunction, std::less<>> functions;
@@ -130,60 +101,19 @@ PtxasResult runPtxas(const std::string& ptxas, std::string_view text, std::strin
     result.error = "cannot write a temporary file for ptxas";
     return result;
   }
-  int pipeEnds[2];
-  if (::pipe(pipeEnds) != 0) {
-    result.error = "cannot create a pipe for ptxas";
+  std::vector<std::string> args = {ptxas, "-v", "--gpu-name", std::string(target), "-o", "/dev/null", file.path()};
+  ProcessResult run = runProcess(args, timeout);
+  if (!run.started) {
+    result.error = run.error;
     return result;
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDERR_FILENO);
-  posix_spawn_file_actions_addclose(&actions, pipeEnds[0]);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  std::string gpu(target);
-  std::vector<std::string> args = {ptxas, "-v", "--gpu-name", gpu, "-o", "/dev/null", file.path()};
-  std::vector<char*> argv;
-  for (std::string& arg : args) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  int spawned = ::posix_spawn(&pid, ptxas.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(pipeEnds[1]);
-  if (spawned != 0) {
-    ::close(pipeEnds[0]);
-    result.error = "cannot run " + ptxas + ": " + std::strerror(spawned);
-    return result;
-  }
-  std::string output;
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  bool timedOut = false;
-  char buffer[4096];
-  while (true) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      timedOut = true;
-      break;
-    }
-    pollfd wanted{pipeEnds[0], POLLIN, 0};
-    int ready = ::poll(&wanted, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
-    if (ready < 0 && errno != EINTR) break;
-    if (ready <= 0) continue;
-    ssize_t n = ::read(pipeEnds[0], buffer, sizeof buffer);
-    if (n <= 0) break;  // End of output: ptxas closed its side.
-    output.append(buffer, static_cast<std::size_t>(n));
-  }
-  ::close(pipeEnds[0]);
-  if (timedOut) ::kill(pid, SIGKILL);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (timedOut) {
+  if (run.timedOut) {
     result.error = "ptxas ran past " + std::to_string(timeout.count() / 1000) + " s and was stopped";
     return result;
   }
+  const std::string& output = run.output;
   result.ran = true;
-  result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.exitCode = run.exitCode;
   if (result.exitCode != 0) {
     // Its first error line, without the temporary file's name.
     std::size_t at = output.find("error");

@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 # PTX_RULE(code, "name", category, severity, check, reads, when, "summary") and
 # PTX_RULE_WITHOUT_CHECK(code, "name", category, severity, "summary"), the summary in one or more literals.
-RULE = re.compile(r'^PTX_RULE(?:_WITHOUT_CHECK)?\((\w+),\s*"([^"]+)",\s*(\w+),\s*(\w+),\s*(?:\w+,\s*\w+,\s*\w+,\s*)?'
+RULE = re.compile(r'^PTX_(?:SOURCE_)?RULE(?:_WITHOUT_CHECK)?\((\w+),\s*"([^"]+)",\s*(\w+),\s*(\w+),\s*(?:\w+,\s*\w+,\s*\w+,\s*)?'
                   r'((?:"(?:[^"\\]|\\.)*"\s*)+)\)', re.S | re.M)
 
 

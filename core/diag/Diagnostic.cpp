@@ -26,6 +26,8 @@ std::string_view toString(Category category) {
     case Category::Sync: return "sync";
     case Category::Performance: return "performance";
     case Category::Lint: return "lint";
+    case Category::InlineAsm: return "inline-asm";
+    case Category::HostApi: return "host-api";
   }
   return "syntax";
 }

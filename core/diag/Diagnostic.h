@@ -26,7 +26,9 @@ enum class Category : std::uint8_t {
   Race,
   Sync,
   Performance,
-  Lint,  // About the linter's own directives (suppression comments).
+  Lint,       // About the linter's own directives (suppression comments).
+  InlineAsm,  // About an asm statement of CUDA C++ (its operands, constraints and template).
+  HostApi,    // About CUDA host API calls checked from their constant arguments (tensor maps).
 };
 
 std::string_view toString(Severity severity);

@@ -14,6 +14,8 @@
 #include <utility>
 
 #include "Lint.h"
+#include "CudaCases.h"
+#include "RuleContext.h"
 #include "TestSupport.h"
 #include "text/LineIndex.h"
 
@@ -25,6 +27,18 @@ namespace {
 // The rules whose evidence is not a folder of tests/rules, and where it is instead: the syntax
 // rules have ptxas-verified cases of their own (tests/syntax_cases), the rest unit tests.
 constexpr std::pair<std::string_view, std::string_view> kEvidenceElsewhere[] = {
+    // The inline-asm rules' cases are the acceptance suite of seeded defects (tests/cuda/README.md).
+    {"ASM001", "tests/cuda/cases"},
+    {"ASM002", "tests/cuda/cases"},
+    {"ASM003", "tests/cuda/cases"},
+    {"ASM004", "tests/cuda/cases"},
+    {"ASM005", "tests/cuda/cases"},
+    {"ASM006", "tests/cuda/cases"},
+    {"ASM007", "tests/cuda/cases"},
+    {"ASM008", "tests/cuda/cases"},
+    {"ASM009", "tests/cuda/cases"},
+    {"ASM010", "tests/cuda/cases"},
+    {"ASM013", "tests/cuda/cases"},
     {"LNT001", "tests/analyzers/suppressions_test.cpp"},
     {"SYN001", "tests/syntax_cases/rejected"},
     {"SYN002", "tests/syntax_cases/rejected"},
@@ -73,6 +87,21 @@ void checkEvidenceElsewhere(std::string_view code, const fs::path& evidence) {
     for (const fs::path& path : ptxFilesIn(evidence)) {
       for (const Diagnostic& diagnostic : test::lint(test::readFile(path))) found = found || diagnostic.rule == code;
     }
+    // A folder of .cu cases: the cases marked with the code get it, their twins do not.
+    for (const fs::path& path : test::cudaFilesIn(evidence)) {
+      std::string text = test::readFile(path);
+      std::vector<test::ExpectedFinding> expected = test::expectedCudaFindings(text);
+      bool marked = std::any_of(expected.begin(), expected.end(), [&](const auto& e) { return e.code == code; });
+      bool twin = path.filename().string().starts_with("ok_") &&
+                  fs::exists(evidence / path.filename().string().substr(3)) &&
+                  test::readFile(evidence / path.filename().string().substr(3)).find(concat({"expect: ", code})) != std::string::npos;
+      if (!marked && !twin) continue;
+      bool reported = false;
+      for (const Diagnostic& diagnostic : test::lintCudaCase(text).diagnostics) reported = reported || diagnostic.rule == code;
+      INFO(path.string());
+      CHECK(reported == marked);
+      found = found || (marked && reported);
+    }
     CHECK(found);
   } else {
     REQUIRE(fs::is_regular_file(evidence));
@@ -97,6 +126,24 @@ void checkRuleCases(std::string_view code) {
   }
   int violating = 0;
   int twins = 0;
+  // .cu cases (rules about CUDA sources): the markers of tests/cuda/README.md.
+  for (const fs::path& path : test::cudaFilesIn(folder)) {
+    std::string text = test::readFile(path);
+    CudaLintResult result = test::lintCudaCase(text, {std::string(code)});
+    LineIndex lines(text);
+    Findings found;
+    for (const Diagnostic& diagnostic : result.diagnostics) found.insert({lines.lineOf(diagnostic.range.begin) + 1, diagnostic.rule});
+    Findings expected;
+    for (const test::ExpectedFinding& finding : test::expectedCudaFindings(text)) expected.insert({finding.line, finding.code});
+    INFO(path.string() << "\n" << test::describe(text, result.diagnostics));
+    CHECK(found == expected);
+    if (path.filename().string().starts_with("ok_")) {
+      ++twins;
+    } else {
+      CHECK(std::any_of(expected.begin(), expected.end(), [&](const auto& finding) { return finding.second == code; }));
+      ++violating;
+    }
+  }
   for (const fs::path& path : ptxFilesIn(folder)) {
     std::string text = test::readFile(path);
     LintOptions options;
