@@ -20,11 +20,13 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <unistd.h>
 
 #include "CudaFiles.h"
+#include "ExactMode.h"
 #include "FileReport.h"
 #include "Inputs.h"
 #include "LintCache.h"
@@ -72,12 +74,17 @@ Rule selection:
 
 CUDA sources (.cu, .cuh; headers named on the command line; in directories, headers that
 hold asm): the PTX inside asm statements is checked for each device pass.
-  --cuda-arch LIST     The passes, as nvcc's -arch names: sm_90a,sm_100a (sm_90a is the
+  --cuda-arch LIST     The passes, as nvcc names architectures: sm_90a,sm_100a (sm_90a is the
                        compute_90 and compute_90a passes). Default: the nearest .ptxls.json's
                        cuda.arch, else the file's compile_commands.json entry, else the
                        architectures the file's #if guards name (else sm_80).
   --compile-commands DIR
                        Read compile_commands.json in DIR (default: searched as clangd does).
+  --nvcc               Exact mode: also compile each CUDA source with nvcc (-ptx -lineinfo,
+                       its compile_commands.json flags) for every pass, run ptxas on each
+                       pass's PTX, lint it, and report nvcc's and ptxas's errors and the PTX
+                       findings at the source lines they come from ($NVCC, $CUDA_HOME/bin or
+                       /usr/local/cuda/bin; 60 s per step at most).
 
 Configuration:
   --config FILE        Use this .ptxls.json for every file instead of searching upward.
@@ -302,6 +309,8 @@ Options parseArguments(int argc, char** argv, bool& exitEarly) {
       cuda::PassList passes = cuda::parseCudaArchList(list, "--cuda-arch ");
       if (!passes.error.empty()) throw UsageError{"--cuda-arch: " + passes.error};
       options.cuda.arch = std::string(list);
+    } else if (arg == "--nvcc") {
+      options.cuda.nvcc = true;
     } else if (arg == "--compile-commands" || arg.starts_with("--compile-commands=")) {
       options.cuda.compileCommands = std::string(value("--compile-commands"));
     } else if (arg == "--target" || arg.starts_with("--target=")) {
@@ -582,6 +591,14 @@ FileReport lintOne(const Input& input, const Options& settings, OptionsForFiles&
     cli::CudaFileSetup setup = cli::cudaSetupFor(configuredPath, options, lintOptions.cudaArchFor(configuredPath), settings.cuda);
     for (const std::string& problem : setup.problems) std::cerr << "ptxlint: " << shown << ": " << problem << "\n";
     std::vector<Diagnostic> diagnostics = lintCudaText(text, setup.options).diagnostics;
+    if (settings.cuda.nvcc && input.path != "-") {
+      std::vector<std::string> problems;
+      for (Diagnostic& exact : cli::exactModeDiagnostics(input.path, text, setup, problems)) diagnostics.push_back(std::move(exact));
+      for (const std::string& problem : problems) std::cerr << "ptxlint: " << shown << ": " << problem << "\n";
+      std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+        return std::tie(a.range.begin, a.rule) < std::tie(b.range.begin, b.rule);
+      });
+    }
     if (sarif != nullptr) *sarif = buildSarifDetails(text, diagnostics);
     return buildFileReport(shown, text, diagnostics);
   }

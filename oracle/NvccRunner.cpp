@@ -148,14 +148,16 @@ ExactPass runPass(const std::string& nvcc, const std::string& ptxas, const fs::p
   return pass;
 }
 
-// Maps each pass's ptxas lines through its PTX to the sources, reading each source once.
-void mapToSources(std::vector<ExactPass>& passes) {
+// Maps each pass's ptxas lines through its PTX to the sources, reading each source once. A
+// relative `.file` path is nvcc's working directory's.
+void mapToSources(std::vector<ExactPass>& passes, const fs::path& directory) {
   std::map<std::string, std::unique_ptr<AsmSourceIndex>, std::less<>> sources;
   for (ExactPass& pass : passes) {
     if (pass.ptxasDiagnostics.empty()) continue;
     PtxLineMap lines(pass.ptx);
     for (PtxasDiagnostic& diagnostic : pass.ptxasDiagnostics) {
       PtxLineLocation at = lines.mapPtxLine(diagnostic.ptxLine);
+      if (!at.file.empty() && fs::path(at.file).is_relative()) at.file = (directory / at.file).lexically_normal().string();
       const AsmSourceIndex* source = nullptr;
       if (at.insideInlineAsm && !at.file.empty()) {
         auto found = sources.find(at.file);
@@ -177,7 +179,9 @@ std::optional<std::string> findNvcc() { return findCudaTool("nvcc", "NVCC"); }
 std::vector<std::string> flagsForPtx(std::span<const std::string> arguments, const fs::path& cuFile,
                                      const fs::path& workingDirectory) {
   std::vector<std::string> kept;
-  fs::path source = (workingDirectory / cuFile).lexically_normal();
+  std::error_code error;
+  fs::path base = workingDirectory.empty() ? fs::current_path(error) : workingDirectory;
+  fs::path source = (base / cuFile).lexically_normal();
   for (std::size_t i = 0; i < arguments.size(); ++i) {
     const std::string& argument = arguments[i];
     if (i == 0 && fs::path(argument).filename().string().starts_with("nvcc")) continue;  // The compiler.
@@ -192,7 +196,7 @@ std::vector<std::string> flagsForPtx(std::span<const std::string> arguments, con
       kept.push_back(arguments[++i]);
       continue;
     }
-    if (!argument.starts_with('-') && (workingDirectory / argument).lexically_normal() == source) continue;
+    if (!argument.starts_with('-') && (base / argument).lexically_normal() == source) continue;
     kept.push_back(argument);
   }
   return kept;
@@ -298,11 +302,12 @@ ExactResult compileForPasses(const fs::path& cuFile, std::span<const std::string
   std::vector<std::future<ExactPass>> running;
   for (std::size_t i = 0; i < passes.size(); ++i) {
     fs::path ptxPath = scratchPath / (std::to_string(i) + "-" + cuFile.stem().string() + ".ptx");
-    running.push_back(std::async(std::launch::async, runPass, std::cref(nvcc), std::cref(ptxas), std::cref(cuFile),
+    // Passes run side by side; where no thread can be started, one after another.
+    running.push_back(std::async(std::launch::async | std::launch::deferred, runPass, std::cref(nvcc), std::cref(ptxas), std::cref(cuFile),
                                  std::cref(flags), passes[i], ptxPath, std::cref(directory), std::cref(options)));
   }
   for (auto& pass : running) result.passes.push_back(pass.get());
-  mapToSources(result.passes);
+  mapToSources(result.passes, directory);
   return result;
 }
 

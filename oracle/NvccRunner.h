@@ -56,7 +56,8 @@ struct PtxasDiagnostic {
   std::uint32_t ptxLine = 0;    // 0: ptxas named no line (a fatal summary, a whole-kernel limit).
                                 // Also read from "on line 'N'" in a message without a location.
   std::string message;
-  SourceLocation source;        // source.line == 0 when the PTX line maps to no `.loc`.
+  SourceLocation source;        // source.line == 0 when the PTX line maps to no `.loc`; a
+                                // relative `.file` path made absolute against the working directory.
 };
 
 // One pass's outcome. nvcc itself checks its PTX with ptxas from compute_90 on and then exits
@@ -70,7 +71,8 @@ struct ExactPass {
   std::string ptx;               // Empty when nvcc wrote none.
   int ptxasExitCode = -1;        // -1: ptxas did not run (no PTX) or did not finish.
   std::vector<PtxasDiagnostic> ptxasDiagnostics;
-  std::map<std::string, PtxasFunction, std::less<>> functions;  // ptxas -v figures by mangled name.
+  // ptxas -v figures by mangled name, when ptxas accepted the PTX.
+  std::map<std::string, PtxasFunction, std::less<>> functions;
   std::string error;             // Why a step did not run or finish (timeout, no PTX).
 };
 
@@ -93,8 +95,9 @@ struct ExactOptions {
 std::vector<std::string> flagsForPtx(std::span<const std::string> arguments, const std::filesystem::path& cuFile,
                                      const std::filesystem::path& workingDirectory = {});
 
-// Compiles `cuFile` once per pass (in parallel) and assembles each PTX. `userFlags` may be a whole
-// compile command: flagsForPtx filters it.
+// Compiles `cuFile` (relative: to options.workingDirectory) once per pass, the passes in
+// parallel, and assembles each PTX. `userFlags` may be a whole compile command: flagsForPtx
+// filters it.
 ExactResult compileForPasses(const std::filesystem::path& cuFile, std::span<const std::string> userFlags,
                              std::span<const NvccPassRequest> passes, const ExactOptions& options = {});
 

@@ -8,8 +8,9 @@ packages=(
   build-essential cmake ninja-build pkg-config git xz-utils python3
   libtree-sitter-dev nlohmann-json3-dev libboost-dev libre2-dev catch2
   neovim pre-commit python3-yaml
-  # Real editors for the client tests (tests/clients/): Emacs with eglot; tmux to drive Helix.
-  emacs-nox elpa-eglot tmux
+  # Real editors for the client tests (tests/clients/): Emacs with eglot; tmux to drive Helix;
+  # clangd beside ptxls on a CUDA buffer in Neovim (tests/clients/nvim-cuda).
+  emacs-nox elpa-eglot tmux clangd-14
   # VS Code itself for the extension's end-to-end test: code-server builds one native module
   # against Kerberos headers, and Playwright drives Debian's Chromium.
   libkrb5-dev chromium

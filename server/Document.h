@@ -20,6 +20,8 @@
 
 namespace ptx::lsp {
 
+struct CudaAnalysis;  // CudaDocument.h
+
 struct Range {
   Position start;
   Position end;
@@ -41,6 +43,9 @@ struct Analysis {
   // Which of the document's lint settings produced this (Scheduler::setLintOptions counts
   // them): the same version analyzed under new settings is a different result.
   std::uint64_t settingsSerial = 0;
+  // Set for a CUDA document: `result` then holds only the inline-asm diagnostics (no PTX tree
+  // or model), and this the asm statements the editor features read.
+  std::shared_ptr<const CudaAnalysis> cuda;
 
   // The register estimate of every function, computed by the first request that needs it
   // (code lens, register report, live-register hints) and shared by the later ones: an

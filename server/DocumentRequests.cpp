@@ -229,8 +229,12 @@ json Server::workspaceSymbols(const json& params) {
 
 json Server::completion(const Analysis& analysis, const json& params) {
   std::uint32_t offset = offsetIn(analysis, positionOf(member(params, "position")), encoding_);
-  json items = json::array();
-  for (const CompletionItem& item : completeAt(*analysis.text, analysis.result, offset)) {
+  return completionList(analysis, completeAt(*analysis.text, analysis.result, offset));
+}
+
+json Server::completionList(const Analysis& analysis, const std::vector<CompletionItem>& items) const {
+  json list = json::array();
+  for (const CompletionItem& item : items) {
     json entry = {{"label", item.label},
                   {"kind", completionKindNumber(item.kind)},
                   {"textEdit", {{"range", rangeJson(analysis, item.replace, encoding_)},
@@ -238,9 +242,9 @@ json Server::completion(const Analysis& analysis, const json& params) {
     if (!item.detail.empty()) entry["detail"] = item.detail;
     if (!item.documentation.empty()) entry["documentation"] = {{"kind", "markdown"}, {"value", item.documentation}};
     if (!item.sortText.empty()) entry["sortText"] = item.sortText;
-    items.push_back(std::move(entry));
+    list.push_back(std::move(entry));
   }
-  return {{"isIncomplete", false}, {"items", std::move(items)}};
+  return {{"isIncomplete", false}, {"items", std::move(list)}};
 }
 
 json Server::signatureHelp(const Analysis& analysis, const json& params) {
@@ -277,9 +281,12 @@ json Server::semanticTokensFull(const Analysis& analysis, const json& params) {
 }
 
 json Server::semanticTokensDelta(const Analysis& analysis, const json& params) {
-  std::string uri = documentUri(params);
   std::vector<SemanticToken> tokens = semanticTokens(*analysis.text, analysis.result);
-  std::vector<std::uint32_t> data = encodeSemanticTokens(*analysis.text, analysis.lines, tokens, encoding_);
+  return semanticTokensEdits(documentUri(params), encodeSemanticTokens(*analysis.text, analysis.lines, tokens, encoding_),
+                             params);
+}
+
+json Server::semanticTokensEdits(const std::string& uri, std::vector<std::uint32_t> data, const json& params) {
   std::optional<std::vector<std::uint32_t>> previous;
   {
     std::lock_guard lock(sessionsMutex_);

@@ -8,6 +8,29 @@ namespace ptx::lsp {
 
 using Clock = std::chrono::steady_clock;
 
+namespace {
+
+// A PTX document's analysis: incremental where the edits allow it (relintChangedFunction).
+std::shared_ptr<Analysis> analyzePtxSnapshot(const Snapshot& snapshot, const std::shared_ptr<const Analysis>& base,
+                                             const LintOptions& lint, bool relint) {
+  LintResult result;
+  if (snapshot.fresh || !base || !base->result.tree.isComplete()) {
+    result = lintText(*snapshot.text, lint);
+  } else {
+    SyntaxTree tree = snapshot.edits.empty()
+                          ? base->result.tree
+                          : reparseSyntax(base->result.tree, *snapshot.text, snapshot.edits, lint.parse);
+    std::optional<LintResult> quick;
+    if (snapshot.changed && !relint) {
+      quick = relintChangedFunction(*snapshot.text, tree, base->result, *snapshot.changed, lint);
+    }
+    result = quick ? std::move(*quick) : lintTree(*snapshot.text, std::move(tree), lint);
+  }
+  return std::make_shared<Analysis>(snapshot.text, snapshot.version, std::move(result), *snapshot.lines);
+}
+
+}  // namespace
+
 Scheduler::Scheduler(SchedulerOptions options, Listener listener)
     : options_(options), listener_(std::move(listener)) {
   unsigned count = std::max(1U, options_.workers);
@@ -33,12 +56,14 @@ void Scheduler::setOptions(SchedulerOptions options) {
   options_ = options;
 }
 
-void Scheduler::open(const std::string& uri, std::string text, std::int64_t version, LintOptions lint) {
+void Scheduler::open(const std::string& uri, std::string text, std::int64_t version, LintOptions lint,
+                     std::optional<CudaSetup> cuda) {
   {
     std::lock_guard lock(mutex_);
     Entry entry;
     entry.document = std::make_unique<Document>(uri, std::move(text), version);
     entry.lint = std::move(lint);
+    entry.cuda = std::move(cuda);
     entry.due = Clock::now();
     entry.generation = nextGeneration_++;
     entries_[uri] = std::move(entry);
@@ -65,13 +90,14 @@ bool Scheduler::close(const std::string& uri) {
   return erased;
 }
 
-std::uint64_t Scheduler::setLintOptions(const std::string& uri, LintOptions lint) {
+std::uint64_t Scheduler::setLintOptions(const std::string& uri, LintOptions lint, std::optional<CudaSetup> cuda) {
   std::uint64_t serial = 0;
   {
     std::lock_guard lock(mutex_);
     auto it = entries_.find(uri);
     if (it == entries_.end()) return 0;
     it->second.lint = std::move(lint);
+    it->second.cuda = std::move(cuda);
     it->second.needsRelint = true;
     it->second.due = Clock::now();
     serial = ++it->second.settingsSerial;
@@ -174,26 +200,15 @@ void Scheduler::runLatest(const std::string& uri, std::unique_lock<std::mutex>& 
   Snapshot snapshot = entry.document->takeSnapshot();
   std::shared_ptr<const Analysis> base = entry.latest;
   LintOptions lint = entry.lint;
+  std::optional<CudaSetup> cuda = entry.cuda;
   std::uint64_t generation = entry.generation;
   std::uint64_t settingsSerial = entry.settingsSerial;
   lock.unlock();
 
   std::shared_ptr<const Analysis> analysis;
   try {
-    LintResult result;
-    if (snapshot.fresh || !base || !base->result.tree.isComplete()) {
-      result = lintText(*snapshot.text, lint);
-    } else {
-      SyntaxTree tree = snapshot.edits.empty()
-                            ? base->result.tree
-                            : reparseSyntax(base->result.tree, *snapshot.text, snapshot.edits, lint.parse);
-      std::optional<LintResult> quick;
-      if (snapshot.changed && !relint) {
-        quick = relintChangedFunction(*snapshot.text, tree, base->result, *snapshot.changed, lint);
-      }
-      result = quick ? std::move(*quick) : lintTree(*snapshot.text, std::move(tree), lint);
-    }
-    auto made = std::make_shared<Analysis>(snapshot.text, snapshot.version, std::move(result), *snapshot.lines);
+    std::shared_ptr<Analysis> made = cuda ? analyzeCudaSnapshot(snapshot, base, lint, *cuda, relint)
+                                          : analyzePtxSnapshot(snapshot, base, lint, relint);
     made->settingsSerial = settingsSerial;
     analysis = std::move(made);
   } catch (const std::exception&) {
@@ -230,14 +245,17 @@ void Scheduler::runFull(const std::string& uri, std::unique_lock<std::mutex>& lo
   entry.analyzingFull = true;
   std::shared_ptr<const Analysis> base = entry.latest;
   LintOptions lint = entry.lint;
+  std::optional<CudaSetup> cuda = entry.cuda;
   std::uint64_t generation = entry.generation;
   std::uint64_t settingsSerial = entry.settingsSerial;
   lock.unlock();
 
   std::shared_ptr<const Analysis> analysis;
   try {
-    auto made = std::make_shared<Analysis>(base->text, base->version, lintTree(*base->text, base->result.tree, lint),
-                                           base->lines);
+    std::shared_ptr<Analysis> made =
+        cuda ? analyzeCudaFully(*base, lint, *cuda)
+             : std::make_shared<Analysis>(base->text, base->version, lintTree(*base->text, base->result.tree, lint),
+                                          base->lines);
     made->settingsSerial = settingsSerial;
     analysis = std::move(made);
   } catch (const std::exception&) {

@@ -2,9 +2,9 @@
 //
 // Edits are applied at once on the caller's thread (the text is the source of truth).
 // Analysis starts after a short debounce, on a worker: an incremental reparse, then — when
-// the edit stayed inside one function body — a re-check of that function only, published
-// at once; a full analysis (every body in the model) follows when the document has been
-// quiet for a moment. Results for versions that were superseded while they ran are dropped
+// the edit stayed inside one function body (of a CUDA document: inside the strings of one asm
+// statement, CudaDocument.h) — a re-check of that function only, published at once; a full
+// analysis (every body in the model) follows when the document has been quiet for a moment. Results for versions that were superseded while they ran are dropped
 // rather than published (they still serve as the base for the next incremental step).
 //
 // The listener is called on a worker thread, without the scheduler's lock held, after the
@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "CudaDocument.h"
 #include "Document.h"
 
 namespace ptx::lsp {
@@ -49,13 +50,15 @@ class Scheduler {
 
   void setOptions(SchedulerOptions options);
 
-  void open(const std::string& uri, std::string text, std::int64_t version, LintOptions lint);
+  // `cuda`: the document is CUDA C++, checked for these passes (nullopt: PTX).
+  void open(const std::string& uri, std::string text, std::int64_t version, LintOptions lint,
+            std::optional<CudaSetup> cuda);
   // Applies `edit` to the open document under the lock; false when `uri` is not open.
   bool edit(const std::string& uri, const std::function<void(Document&)>& edit);
   bool close(const std::string& uri);
   // New lint options for a document (configuration changed): a full re-analysis follows.
   // Returns the settings serial that analyses under these options will carry (0: not open).
-  std::uint64_t setLintOptions(const std::string& uri, LintOptions lint);
+  std::uint64_t setLintOptions(const std::string& uri, LintOptions lint, std::optional<CudaSetup> cuda);
   std::vector<std::string> openDocuments() const;
 
   struct View {
@@ -78,6 +81,7 @@ class Scheduler {
   struct Entry {
     std::unique_ptr<Document> document;
     LintOptions lint;
+    std::optional<CudaSetup> cuda;  // Set for a CUDA document.
     std::shared_ptr<const Analysis> latest;
     std::shared_ptr<const Analysis> full;
     std::chrono::steady_clock::time_point due;      // When the next analysis may start.

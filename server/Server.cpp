@@ -55,28 +55,28 @@ json verificationJson(const PtxasVerification& verification) {
 Server::Server(Sender send, SchedulerOptions scheduling, const PtxasLookup& findPtxas)
     : send_(std::move(send)), ptxas_(findPtxas ? findPtxas() : std::nullopt) {
   routes_ = {
-      {"textDocument/hover", {Need::Local, &Server::hover}},
-      {"textDocument/definition", {Need::Local, &Server::definition}},
-      {"textDocument/declaration", {Need::Local, &Server::definition}},
-      {"textDocument/references", {Need::Full, &Server::references}},
-      {"textDocument/documentHighlight", {Need::Local, &Server::highlights}},
-      {"textDocument/documentSymbol", {Need::Full, &Server::documentSymbols}},
-      {"textDocument/foldingRange", {Need::Text, &Server::foldingRanges}},
-      {"textDocument/selectionRange", {Need::Text, &Server::selectionRanges}},
-      {"textDocument/diagnostic", {Need::Text, &Server::pullDiagnostics}},
-      {"textDocument/completion", {Need::Local, &Server::completion}},
-      {"textDocument/signatureHelp", {Need::Local, &Server::signatureHelp}},
-      {"textDocument/semanticTokens/full", {Need::Full, &Server::semanticTokensFull}},
-      {"textDocument/semanticTokens/full/delta", {Need::Full, &Server::semanticTokensDelta}},
-      {"textDocument/semanticTokens/range", {Need::Local, &Server::semanticTokensRange}},
-      {"textDocument/inlayHint", {Need::Local, &Server::inlayHints}},
-      {"textDocument/prepareRename", {Need::Full, &Server::prepareRename}},
-      {"textDocument/rename", {Need::Full, &Server::rename}},
-      {"textDocument/codeAction", {Need::Local, &Server::codeActions}},
-      {"textDocument/formatting", {Need::Text, &Server::formatting}},
-      {"textDocument/rangeFormatting", {Need::Text, &Server::formatting}},
-      {"textDocument/codeLens", {Need::Full, &Server::codeLenses}},
-      {"ptxls/registerReport", {Need::Full, &Server::registerReport}},
+      {"textDocument/hover", {Need::Local, &Server::hover, &Server::cudaHover}},
+      {"textDocument/definition", {Need::Local, &Server::definition, &Server::cudaDefinition}},
+      {"textDocument/declaration", {Need::Local, &Server::definition, &Server::cudaDefinition}},
+      {"textDocument/references", {Need::Full, &Server::references, &Server::cudaReferences}},
+      {"textDocument/documentHighlight", {Need::Local, &Server::highlights, &Server::cudaHighlights}},
+      {"textDocument/documentSymbol", {Need::Full, &Server::documentSymbols, &Server::noItems}},
+      {"textDocument/foldingRange", {Need::Text, &Server::foldingRanges, &Server::noItems}},
+      {"textDocument/selectionRange", {Need::Text, &Server::selectionRanges, &Server::nothing}},
+      {"textDocument/diagnostic", {Need::Text, &Server::pullDiagnostics, &Server::pullDiagnostics}},
+      {"textDocument/completion", {Need::Local, &Server::completion, &Server::cudaCompletion}},
+      {"textDocument/signatureHelp", {Need::Local, &Server::signatureHelp, &Server::nothing}},
+      {"textDocument/semanticTokens/full", {Need::Full, &Server::semanticTokensFull, &Server::cudaSemanticTokensFull}},
+      {"textDocument/semanticTokens/full/delta", {Need::Full, &Server::semanticTokensDelta, &Server::cudaSemanticTokensDelta}},
+      {"textDocument/semanticTokens/range", {Need::Local, &Server::semanticTokensRange, &Server::cudaSemanticTokensRange}},
+      {"textDocument/inlayHint", {Need::Local, &Server::inlayHints, &Server::noItems}},
+      {"textDocument/prepareRename", {Need::Full, &Server::prepareRename, &Server::nothing}},
+      {"textDocument/rename", {Need::Full, &Server::rename, &Server::nothing}},
+      {"textDocument/codeAction", {Need::Local, &Server::codeActions, &Server::codeActions}},
+      {"textDocument/formatting", {Need::Text, &Server::formatting, &Server::nothing}},
+      {"textDocument/rangeFormatting", {Need::Text, &Server::formatting, &Server::nothing}},
+      {"textDocument/codeLens", {Need::Full, &Server::codeLenses, &Server::noItems}},
+      {"ptxls/registerReport", {Need::Full, &Server::registerReport, &Server::nothing}},
   };
   scheduler_ = std::make_unique<Scheduler>(
       scheduling, [this](const std::string& uri, const std::shared_ptr<const Analysis>& analysis) {
@@ -460,11 +460,12 @@ void Server::applySettingsToOpenDocuments() {
   bool anyRefresh = diagnosticRefreshSupported_ || inlayHintRefreshSupported_ || codeLensRefreshSupported_;
   for (const std::string& uri : scheduler_->openDocuments()) {
     Settings settings = settingsFor(uri);
+    std::optional<CudaSetup> cuda = cudaSetupFor(uri, settings);
     // One critical section: the analysis under the new options can finish (onAnalysis) as
     // soon as setLintOptions wakes a worker, and must find what it is awaited for. (Lock
     // order as in onAnalysis: sessionsMutex_, then the scheduler's.)
     std::lock_guard lock(sessionsMutex_);
-    std::uint64_t serial = scheduler_->setLintOptions(uri, lintOptionsFor(settings));
+    std::uint64_t serial = scheduler_->setLintOptions(uri, lintOptionsFor(settings), std::move(cuda));
     if (serial == 0) continue;  // Closed meanwhile.
     Session& session = sessions_[uri];
     session.settings = std::move(settings);
@@ -493,8 +494,10 @@ void Server::didOpen(const json& params) {
     if (!progressToken.empty()) session.progressToken = progressToken;
     session.lastPublished.clear();
     session.settings = settings;
+    const json& language = item.contains("languageId") ? item["languageId"] : json();
+    session.cuda = isCudaDocument(language.is_string() ? language.get<std::string>() : "", uri);
   }
-  scheduler_->open(uri, std::move(text), version.get<std::int64_t>(), lintOptionsFor(settings));
+  scheduler_->open(uri, std::move(text), version.get<std::int64_t>(), lintOptionsFor(settings), cudaSetupFor(uri, settings));
 }
 
 void Server::didChange(const json& params) {
@@ -639,7 +642,7 @@ void Server::documentRequest(const json& id, const std::string& method, const Ro
 void Server::answer(const json& id, const std::string& method, const Route& route, const Analysis& analysis,
                     const json& params) {
   try {
-    reply(id, (this->*route.handler)(analysis, params));
+    reply(id, (this->*(analysis.cuda ? route.cuda : route.handler))(analysis, params));
   } catch (const InvalidParams& error) {
     replyError(id, kInvalidParams, error.message);
   } catch (const RequestFailed& error) {

@@ -34,6 +34,8 @@
 
 namespace ptx::lsp {
 
+struct CompletionItem;  // features/Completion.h
+
 using config::FormatSettings;
 using config::Settings;
 
@@ -84,6 +86,9 @@ class Server {
   struct Route {
     Need need;
     Handler handler;
+    // For a CUDA document (Analysis::cuda): the feature inside asm templates, or what the
+    // method answers when it has none there (the C++ is clangd's).
+    Handler cuda;
   };
   // A workspace/executeCommand command: its name and what runs it (with the request's id and
   // `arguments`, null when absent): its result, or nullopt when it answers the id later itself.
@@ -140,6 +145,9 @@ class Server {
 
   // Settings for a document: client settings overlaid with its project file.
   Settings settingsFor(const std::string& uri);
+  // CudaRequests.cpp: the device passes of an open CUDA document under `settings` (its problems
+  // logged); nullopt for a PTX document.
+  std::optional<CudaSetup> cudaSetupFor(const std::string& uri, const Settings& settings);
   void applySettingsToOpenDocuments();
   // The settings an open document's session holds (the client's when it has none).
   Settings sessionSettings(const std::string& uri);
@@ -166,6 +174,24 @@ class Server {
   nlohmann::json codeLenses(const Analysis& analysis, const nlohmann::json& params);
   nlohmann::json registerReport(const Analysis& analysis, const nlohmann::json& params);
   nlohmann::json workspaceSymbols(const nlohmann::json& params);
+  // A completion list as LSP JSON.
+  nlohmann::json completionList(const Analysis& analysis, const std::vector<CompletionItem>& items) const;
+  // Tokens as semanticTokens/full/delta answers: edits against the previous result when the
+  // client sent its id, else the whole set.
+  nlohmann::json semanticTokensEdits(const std::string& uri, std::vector<std::uint32_t> data, const nlohmann::json& params);
+
+  // CudaRequests.cpp: the features of a CUDA document, inside its asm templates only.
+  nlohmann::json cudaHover(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json cudaDefinition(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json cudaReferences(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json cudaHighlights(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json cudaCompletion(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json cudaSemanticTokensFull(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json cudaSemanticTokensDelta(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json cudaSemanticTokensRange(const Analysis& analysis, const nlohmann::json& params);
+  // The answers of methods that have nothing to say about a CUDA document: null, or [].
+  nlohmann::json nothing(const Analysis& analysis, const nlohmann::json& params);
+  nlohmann::json noItems(const Analysis& analysis, const nlohmann::json& params);
   // Remembers the semantic tokens sent for a document, for delta requests (any thread).
   nlohmann::json rememberTokens(const std::string& uri, std::vector<std::uint32_t> data);
   nlohmann::json diagnosticsJson(const std::string& uri, const Analysis& analysis) const;
@@ -197,6 +223,7 @@ class Server {
   Settings initialSettings_;  // From initializationOptions.
   Settings clientSettings_;
   std::map<std::string, Route, std::less<>> routes_;
+  CudaSetupFinder cudaSetups_;  // Keeps the compile_commands.json files it read.
 
   // One session per open document, under sessionsMutex_; sessionsDrained_ is notified when
   // deferred requests are answered or dropped.

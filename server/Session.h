@@ -40,6 +40,7 @@ struct PtxasVerification {
 struct Session {
   // The client's settings overlaid with the document's project file.
   config::Settings settings;
+  bool cuda = false;  // A CUDA C++ document: its inline PTX is analyzed (CudaDocument.h).
   std::vector<PendingRequest> pending;
   // The last publishDiagnostics body sent, so the same diagnostics are not sent twice (an
   // incremental analysis and the full one of the same version usually agree).

@@ -10,6 +10,7 @@
 #include "cuda/AsmFragment.h"
 #include "cuda/CppLexer.h"
 #include "cuda/Preprocessor.h"
+#include "host_api/HostCalls.h"
 #include "inline_asm/AsmRuleContext.h"
 #include "inline_asm/StatementPlacement.h"
 
@@ -198,10 +199,7 @@ std::vector<Diagnostic> lintPass(std::string_view text, const cuda::LexedSource&
                                  std::span<const cuda::DevicePass> passes, SourceOutline& outline,
                                  const CudaLintOptions& cudaOptions, std::vector<cuda::AsmStatement>& statementsOut) {
   const LintOptions& options = cudaOptions.lint;
-  std::vector<std::pair<std::string, std::string>> macros = pass.macros(passes);
-  macros.insert(macros.end(), std::begin(kHostEnvironment), std::end(kHostEnvironment));
-  macros.insert(macros.end(), cudaOptions.defines.begin(), cudaOptions.defines.end());
-  cuda::PassView view = cuda::evaluatePass(source, macros);
+  cuda::PassView view = cuda::evaluatePass(source, macrosForPass(pass, passes, cudaOptions.defines));
   std::vector<cuda::AsmStatement> statements = cuda::extractAsmStatements(source, view);
   outline.setPass(view);
 
@@ -212,6 +210,9 @@ std::vector<Diagnostic> lintPass(std::string_view text, const cuda::LexedSource&
   kept.reserve(statements.size());
   std::vector<StatementPlacement> placements;
   for (cuda::AsmStatement& statement : statements) {
+    if (const auto& only = cudaOptions.onlyStatementsIn;
+        only && (statement.keyword.begin < only->begin || statement.keyword.begin >= only->end))
+      continue;
     // A macro body under conditions we cannot decide may be another target's asm (x86, ARM).
     if (statement.macroName && statement.activity != Truth::True) continue;
     StatementPlacement placement = outline.placementOf(statement);
@@ -272,6 +273,15 @@ std::vector<Diagnostic> lintPass(std::string_view text, const cuda::LexedSource&
 
 }  // namespace
 
+std::vector<std::pair<std::string, std::string>> macrosForPass(const cuda::DevicePass& pass,
+                                                               std::span<const cuda::DevicePass> compilation,
+                                                               const std::vector<std::pair<std::string, std::string>>& defines) {
+  std::vector<std::pair<std::string, std::string>> macros = pass.macros(compilation);
+  macros.insert(macros.end(), std::begin(kHostEnvironment), std::end(kHostEnvironment));
+  macros.insert(macros.end(), defines.begin(), defines.end());
+  return macros;
+}
+
 bool isCudaSourcePath(std::string_view path) {
   static constexpr std::string_view kExtensions[] = {".cu", ".cuh", ".h", ".hpp", ".hh", ".hxx", ".inl", ".inc", ".cuinl"};
   for (std::string_view extension : kExtensions)
@@ -306,7 +316,7 @@ CudaLintResult lintCudaText(std::string_view text, const CudaLintOptions& option
 
   cuda::LexedSource source(text);
   result.passes = options.passes.empty() ? cuda::defaultPasses(cuda::guardArchitectures(source)) : options.passes;
-  SourceOutline outline(text, source, result.passes);
+  SourceOutline outline(text, source, result.passes, options.tree);
 
   std::set<std::tuple<std::uint32_t, std::uint32_t, std::string, std::string>> seen;
   std::set<std::uint32_t> statementsSeen, opaqueSeen;
@@ -325,6 +335,7 @@ CudaLintResult lintCudaText(std::string_view text, const CudaLintOptions& option
             [](const cuda::AsmStatement& a, const cuda::AsmStatement& b) { return a.keyword.begin < b.keyword.begin; });
   result.statements = statementsSeen.size();
   result.opaqueStatements = opaqueSeen.size();
+  checkHostCalls(text, source, kHostEnvironment, options, result.diagnostics);  // Once per file: host code has no passes.
   applyRuleSettings(result.diagnostics, options.lint);
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return std::tie(a.range.begin, a.range.end, a.rule) < std::tie(b.range.begin, b.range.end, b.rule);

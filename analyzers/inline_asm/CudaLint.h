@@ -6,7 +6,10 @@
 // run the inline-asm rules (ASM0xx). Findings that several passes share are reported once.
 #pragma once
 
+#include <optional>
+#include <span>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -16,6 +19,10 @@
 
 namespace ptx {
 
+namespace cuda {
+class CudaSyntaxTree;
+}  // namespace cuda
+
 struct CudaLintOptions {
   // The passes to check; empty: cuda::defaultPasses from the file's own guards.
   std::vector<cuda::DevicePass> passes;
@@ -23,6 +30,13 @@ struct CudaLintOptions {
   std::vector<std::pair<std::string, std::string>> defines;
   // Rule settings (by code), limits and the parse options, as for PTX.
   LintOptions lint;
+  // A parse of the same text (the server reparses its documents incrementally); null: the
+  // text is parsed here.
+  const cuda::CudaSyntaxTree* tree = nullptr;
+  // When set, only the statements whose keyword lies in this range are checked: the result's
+  // statements and diagnostics are theirs alone (the server's re-check of one edited statement;
+  // every inline-asm check reads one statement and its place in the source, nothing else).
+  std::optional<ByteRange> onlyStatementsIn;
 };
 
 struct CudaLintResult {
@@ -34,6 +48,12 @@ struct CudaLintResult {
 };
 
 CudaLintResult lintCudaText(std::string_view text, const CudaLintOptions& options = {});
+
+// The macros one pass predefines as lintCudaText evaluates it: nvcc's for the pass (over the
+// compilation's passes), the assumed host build's (64-bit Linux, GCC 12, C++17), then `defines`.
+std::vector<std::pair<std::string, std::string>> macrosForPass(const cuda::DevicePass& pass,
+                                                               std::span<const cuda::DevicePass> compilation,
+                                                               const std::vector<std::pair<std::string, std::string>>& defines = {});
 
 // True for the file names ptxlint and the server treat as CUDA C++ (.cu, .cuh, and C/C++
 // headers: .h, .hpp, .hh, .hxx, .inl, .inc, .cuinl).

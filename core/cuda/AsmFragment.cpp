@@ -54,6 +54,16 @@ std::pair<std::uint32_t, std::uint32_t> SubstitutedTemplate::templateRangeOf(std
   return {begin, end};
 }
 
+std::uint32_t SubstitutedTemplate::ptxOffsetOf(std::uint32_t templateOffset) const {
+  for (const Segment& segment : segments) {
+    if (templateOffset >= segment.templateOffset + segment.templateLength) continue;
+    if (templateOffset <= segment.templateOffset) return segment.ptx;
+    if (segment.ptxLength == segment.templateLength) return segment.ptx + (templateOffset - segment.templateOffset);
+    return segment.ptx + segment.ptxLength;
+  }
+  return static_cast<std::uint32_t>(text.size());
+}
+
 SubstitutedTemplate substituteOperands(const AsmStatement& statement) {
   SubstitutedTemplate out;
   const std::string& tpl = statement.templateText;
@@ -182,7 +192,7 @@ const FragmentModule::Entry* FragmentModule::entryAt(std::uint32_t offset) const
 }
 
 FragmentModule buildFragmentModule(const std::vector<AsmStatement>& statements, std::string_view ptxTarget,
-                                   std::string_view ptxVersion) {
+                                   std::string_view ptxVersion, FragmentSelection selection) {
   FragmentModule module;
   module.text.reserve(256 + statements.size() * 160);
   module.text.append(".version ").append(ptxVersion).append("\n.target ").append(ptxTarget).append("\n.address_size 64\n");
@@ -190,7 +200,8 @@ FragmentModule buildFragmentModule(const std::vector<AsmStatement>& statements, 
     const AsmStatement& statement = statements[s];
     if (statement.opaqueReason) continue;
     SubstitutedTemplate substituted = substituteOperands(statement);
-    if (!substituted.issues.empty() || !bracesBalance(substituted.text)) continue;
+    if (selection == FragmentSelection::Checkable && (!substituted.issues.empty() || !bracesBalance(substituted.text)))
+      continue;
     module.text.append("\n.func __ptxls_asm_").append(std::to_string(s)).append("()\n{\n");
     for (std::uint32_t k = 0; k < statement.operands.size(); ++k) {
       std::string_view type = registerTypeOf(statement.operands[k].kind);

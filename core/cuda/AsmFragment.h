@@ -57,6 +57,10 @@ struct SubstitutedTemplate {
 
   // Template bytes [begin, end) for PTX bytes [ptxBegin, ptxEnd).
   std::pair<std::uint32_t, std::uint32_t> templateRangeOf(std::uint32_t ptxBegin, std::uint32_t ptxEnd) const;
+  // The inverse, for a cursor: the PTX byte a cursor before template byte `templateOffset` stands
+  // before (the template's size: the end of the PTX). A cursor inside a substituted sequence
+  // (`%%`, an `n` operand's `%0`) stands after its PTX.
+  std::uint32_t ptxOffsetOf(std::uint32_t templateOffset) const;
 };
 
 SubstitutedTemplate substituteOperands(const AsmStatement& statement);
@@ -80,10 +84,19 @@ struct FragmentModule {
   const Entry* entryAt(std::uint32_t offset) const;
 };
 
+// Which statements a fragment module holds.
+enum class FragmentSelection : std::uint8_t {
+  // Those whose PTX is what nvcc emits: statements that are opaque, whose braces do not balance
+  // or whose template has an escape issue are left out (substituteOperands reports those).
+  Checkable,
+  // Every statement that is not opaque, as far as it substitutes (the server's features on a
+  // template being typed, where `%5` may not have its operand yet).
+  AllResolved,
+};
+
 // `ptxTarget` is the `.target` of the pass ("sm_90a"), `ptxVersion` its `.version` ("9.0").
-// Statements that are opaque, whose braces do not balance or whose template has an escape
-// issue (the PTX would not be what nvcc emits) are left out; substituteOperands reports those.
 FragmentModule buildFragmentModule(const std::vector<AsmStatement>& statements, std::string_view ptxTarget,
-                                   std::string_view ptxVersion);
+                                   std::string_view ptxVersion,
+                                   FragmentSelection selection = FragmentSelection::Checkable);
 
 }  // namespace ptx::cuda

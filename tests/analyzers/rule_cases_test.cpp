@@ -39,6 +39,9 @@ constexpr std::pair<std::string_view, std::string_view> kEvidenceElsewhere[] = {
     {"ASM009", "tests/cuda/cases"},
     {"ASM010", "tests/cuda/cases"},
     {"ASM013", "tests/cuda/cases"},
+    // Exact mode's codes come from nvcc and ptxas themselves.
+    {"NVC001", "tests/cuda/check_exact_mode.py"},
+    {"NVC002", "tests/cuda/check_exact_mode.py"},
     {"LNT001", "tests/analyzers/suppressions_test.cpp"},
     {"SYN001", "tests/syntax_cases/rejected"},
     {"SYN002", "tests/syntax_cases/rejected"},

@@ -2,7 +2,8 @@
 # End-to-end test of the VS Code extension inside real VS Code: builds the .vsix
 # (clients/vscode/build-vsix.sh), prepares code-server 4.139.1 on Node 24 (vscode/setup-code-server.sh;
 # minutes the first time, nothing afterwards), then drives it in headless Chromium (vscode/drive.mjs):
-# squiggles + Problems count, hover, go to definition, completion, TextMate scopes; screenshots.
+# squiggles + Problems count, hover, go to definition, completion, TextMate scopes, a CUDA source's
+# inline PTX (squiggle and hover inside asm strings, no formatter claimed); screenshots.
 #
 # Usage: run-vscode-test.sh PTXLS_BINARY [CACHE_DIR] [SCREENSHOT_DIR]
 #   CACHE_DIR       default ${PTXLS_NODE_CACHE:-~/.cache/ptxls-node}/code-server (~800 MB once set up);

@@ -64,6 +64,22 @@ def check_hooks(yaml):
     for path in ["k.cu", "k.cuh", "k.ptx.bak", "notes.txt"]:
         check(not files.search(path), f"ptxlint hook: files matches {path}")
 
+    # The CUDA hook: identify's tags for CUDA sources and C++ headers, narrowed by `files` to what
+    # ptxlint reads as CUDA (a .cpp or .cc named on its command line would be read as PTX).
+    cuda = by_id.get("ptxlint-cuda")
+    if not check(cuda is not None, ".pre-commit-hooks.yaml has no hook with id ptxlint-cuda"):
+        return
+    check(cuda.get("entry") == "ptxlint", "ptxlint-cuda hook: entry is not ptxlint")
+    check(cuda.get("language") == "system", "ptxlint-cuda hook: language is not system")
+    check(cuda.get("types_or") == ["cuda", "c++"], "ptxlint-cuda hook: types_or is not [cuda, c++]")
+    check(cuda.get("args") == [], "ptxlint-cuda hook: args is not []")
+    check(bool(cuda.get("name")) and bool(cuda.get("description")), "ptxlint-cuda hook: no name or description")
+    files = re.compile(cuda.get("files", ""))
+    for path in ["k.cu", "src/k.cuh", "include/a.h", "b.hpp", "c.hh", "d.hxx", "e.inl"]:
+        check(files.search(path), f"ptxlint-cuda hook: files does not match {path}")
+    for path in ["k.cpp", "k.cc", "k.cxx", "k.ptx", "k.cu.bak", "notes.txt"]:
+        check(not files.search(path), f"ptxlint-cuda hook: files matches {path}")
+
 
 def find_step(steps, name):
     return next((step for step in steps if step.get("name") == name), None)

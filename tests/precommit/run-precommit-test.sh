@@ -7,7 +7,10 @@
 #   - two defective PTX files (SEM001, ALN005): the commit is blocked, and pre-commit's output
 #     names both findings as file:line:column and rule code;
 #   - a clean PTX file (with a non-PTX file that ptxlint must not be given): the commit passes;
-#   - a commit without PTX files: the hook is skipped.
+#   - a commit without PTX files: the hook is skipped;
+#   - the CUDA hook (ptxlint-cuda): a .cu with ISA004 inside an asm string and a .cuh with ASM001
+#     are blocked with both findings shown; their fixed twins, with a host .cpp beside them that
+#     ptxlint must not be given (it would read it as PTX and fail it), pass.
 #
 # Usage: run-precommit-test.sh PTXLINT_BINARY [HOOKS_FILE]
 #   HOOKS_FILE defaults to the repository's .pre-commit-hooks.yaml; pass another (e.g. one with a
@@ -97,6 +100,7 @@ repos:
     rev: $rev
     hooks:
       - id: ptxlint
+      - id: ptxlint-cuda
 EOF
 if ! pre-commit validate-config .pre-commit-config.yaml; then
   fail "pre-commit validate-config rejects the consumer configuration"
@@ -154,8 +158,43 @@ commit_case no_ptx
 [ "$status" -eq 0 ] || fail "no_ptx: the commit was blocked (git commit exited $status)"
 grep -Eq '^ptxlint\.+\(no files to check\)Skipped' "$work/no_ptx.log" || fail "no_ptx: the hook was not skipped"
 
+# 4. CUDA sources with an inline-PTX defect each: blocked by ptxlint-cuda, both findings shown
+# with the .cu/.cuh line and column; the PTX hook has nothing to check.
+cuda=$here/fixtures/cuda
+mkdir -p src include
+cp "$cuda/relaxed_load.cu" src/relaxed_load.cu
+cp "$cuda/lane.cuh" include/lane.cuh
+git add src include
+before=$(git rev-parse HEAD)
+commit_case cuda_defective
+[ "$status" -ne 0 ] || fail "cuda_defective: the commit was not blocked (git commit exited 0)"
+[ "$(git rev-parse HEAD)" = "$before" ] || fail "cuda_defective: HEAD moved although the hook should have failed"
+grep -Eq '^ptxlint \(CUDA inline PTX\)\.+Failed' "$work/cuda_defective.log" ||
+  fail "cuda_defective: no 'ptxlint (CUDA inline PTX)....Failed' line"
+grep -Eq '^ptxlint\.+\(no files to check\)Skipped' "$work/cuda_defective.log" ||
+  fail "cuda_defective: the PTX hook was not skipped"
+expect_in_log cuda_defective "src/relaxed_load.cu:8:19:" "the ISA004 finding's file:line:column (at .relaxd)"
+expect_in_log cuda_defective "unknown modifier '.relaxd' for 'ld'" "the ISA004 message"
+expect_in_log cuda_defective "include/lane.cuh:9:25:" "the ASM001 finding's file:line:column (at %1)"
+expect_in_log cuda_defective "ASM001" "the ASM001 rule code"
+git rm -q --cached -r src include && rm -rf src include || harness_error "cannot unstage the CUDA files"
+
+# 5. Their fixed twins, with a host .cpp (no asm) that the hook must leave out: passes (given
+# the .cpp, ptxlint would read it as PTX and fail).
+mkdir -p src include
+cp "$cuda/ok_relaxed_load.cu" src/relaxed_load.cu
+cp "$cuda/ok_lane.cuh" include/lane.cuh
+cp "$cuda/host.cpp" src/host.cpp
+git add src include
+commit_case cuda_fixed
+[ "$status" -eq 0 ] || fail "cuda_fixed: the commit was blocked (git commit exited $status)"
+head_has src/relaxed_load.cu || fail "cuda_fixed: src/relaxed_load.cu is not in HEAD"
+grep -Eq '^ptxlint \(CUDA inline PTX\)\.+Passed' "$work/cuda_fixed.log" ||
+  fail "cuda_fixed: no 'ptxlint (CUDA inline PTX)....Passed' line"
+
 if [ "$failures" -ne 0 ]; then
   echo "run-precommit-test: $failures expectation(s) failed"
   exit 1
 fi
-echo "run-precommit-test: OK (defective commit blocked with SEM001 and ALN005 shown, clean commit passed, no-PTX commit skipped)"
+echo "run-precommit-test: OK (defective PTX commit blocked with SEM001 and ALN005 shown, clean commit passed, no-PTX commit skipped;" \
+  "CUDA commit blocked with ISA004 and ASM001 shown, its fixed twins passed)"

@@ -1,5 +1,6 @@
-// The ptxls extension: starts the ptxls language server for PTX documents and adds what LSP does
-// not cover (rule documentation, the register report, format on save, a status item).
+// The ptxls extension: starts the ptxls language server for PTX documents and for the inline PTX of
+// CUDA sources (beside clangd: see cuda.ts), and adds what LSP does not cover (rule documentation,
+// the register report, format on save, a status item).
 import * as vscode from 'vscode';
 import {
   Executable,
@@ -8,6 +9,7 @@ import {
   State,
   TransportKind,
 } from 'vscode-languageclient/node';
+import { CUDA_SELECTOR, cppColouringExtension, keepForPtxOnly, PTX_SELECTOR } from './cuda';
 import { registerFormatOnSave } from './formatOnSave';
 import { refreshHintsAndLenses, toggleLiveRegisterHints } from './liveRegisters';
 import { RegisterReports } from './registerReport';
@@ -26,6 +28,8 @@ let reports: RegisterReports;
 // The settings last sent to the server (workspace/configuration), to see when they change.
 let settingsSent: string | undefined;
 let settingsTimer: NodeJS.Timeout | undefined;
+// The C++ extension that colours CUDA documents when the client started (cuda.ts), if any.
+let cudaColouring: string | undefined;
 // Starts, stops and restarts run one after the other: a settings change during a start must not
 // leave two servers running.
 let lifecycle: Promise<void> = Promise.resolve();
@@ -56,10 +60,7 @@ async function reportStartFailure(problem: string, settingIsWrong: boolean): Pro
 
 function clientOptions(): LanguageClientOptions {
   return {
-    documentSelector: [
-      { scheme: 'file', language: 'ptx' },
-      { scheme: 'untitled', language: 'ptx' },
-    ],
+    documentSelector: [...PTX_SELECTOR, ...CUDA_SELECTOR],
     outputChannel: output,
     // Evaluated at every (re)start, so a restart picks up the current settings.
     initializationOptions: () => {
@@ -116,6 +117,9 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
 
   const executable: Executable = { command: found.command, args: found.args, transport: TransportKind.stdio };
   const next = new LanguageClient(CLIENT_ID, 'ptxls', { run: executable, debug: executable }, clientOptions());
+  cudaColouring = cppColouringExtension();
+  keepForPtxOnly(next, cudaColouring === undefined);
+  if (cudaColouring !== undefined) output.info(`${cudaColouring} colours CUDA sources; ptxls's semantic tokens are for PTX documents only`);
   client = next;
   next.onDidChangeState((event) => {
     if (client !== next) return;
@@ -210,6 +214,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       // How the server is started changed: start it again the new way.
       if (event.affectsConfiguration('ptxls.server')) void restart(context);
       if (event.affectsConfiguration('ptxls.trace.server')) checkTraceLevel();
+    }),
+    // clangd or cpptools installed or removed: whether ptxls colours CUDA documents changes, and
+    // the client registers its features only when it starts.
+    vscode.extensions.onDidChange(() => {
+      if (client !== undefined && cppColouringExtension() !== cudaColouring) void restart(context);
     }),
   );
   checkTraceLevel();

@@ -4,7 +4,8 @@
 // `workspace/configuration` answer from its `initializationOptions`. So the extension sends only
 // server keys, never VS Code's declared defaults for options the user left unset (an empty target
 // or a `null` format option would be reported as bad values), and an explicit `target: null` when
-// no target is set, so that clearing the setting also clears a target given at start-up.
+// no target is set, so that clearing the setting also clears a target given at start-up. For the
+// same reason `cuda.arch` is always sent, empty when unset (the server's default passes then).
 import * as vscode from 'vscode';
 
 export const SECTION = 'ptxls';
@@ -18,6 +19,8 @@ export interface ServerSettings {
   format?: { indentWidth?: number; useTabs?: boolean; maxBlankLines?: number };
   inlayHints?: { liveRegisters?: boolean };
   registers?: { verifyWithPtxas?: boolean };
+  // The device passes of CUDA sources, as nvcc's -arch names (`sm_90a` is compute_90 and compute_90a).
+  cuda: { arch: string[] };
 }
 
 // Every `ptxls.*` key the extension reads. All reads go through `setting()`, so the compiler holds
@@ -36,6 +39,7 @@ export const SETTING_KEYS = [
   'formatOnSave',
   'inlayHints.liveRegisters',
   'registers.verifyWithPtxas',
+  'cuda.arch',
   'trace.server',
 ] as const;
 
@@ -64,7 +68,7 @@ function wholeNumber(value: unknown, min: number, max: number): number | undefin
 }
 
 export function serverSettings(scope?: vscode.ConfigurationScope): ServerSettings {
-  const result: ServerSettings = { target: null };
+  const result: ServerSettings = { target: null, cuda: { arch: cudaArchSetting(scope) } };
   const target = setting<string>('target', scope);
   if (typeof target === 'string' && target.trim() !== '') result.target = target.trim();
 
@@ -94,6 +98,14 @@ export function serverSettings(scope?: vscode.ConfigurationScope): ServerSetting
   if (setting('registers.verifyWithPtxas', scope) === true) result.registers = { verifyWithPtxas: true };
 
   return result;
+}
+
+// `ptxls.cuda.arch`: its names, trimmed, without empty or non-string entries (the server reports
+// names it does not know, so they are passed on).
+export function cudaArchSetting(scope?: vscode.ConfigurationScope): string[] {
+  const arch = setting<unknown>('cuda.arch', scope);
+  if (!Array.isArray(arch)) return [];
+  return arch.filter((name): name is string => typeof name === 'string').map((name) => name.trim()).filter((name) => name !== '');
 }
 
 // The target override from the settings, or undefined.

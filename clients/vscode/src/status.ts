@@ -1,6 +1,8 @@
-// The status bar item shown with PTX editors: the server's state and the active module's target.
+// The status bar item shown with PTX and CUDA editors: the server's state and the active module's
+// target (for a CUDA source, the architectures of its device passes when they are set).
 import * as vscode from 'vscode';
-import { effectiveTarget, EffectiveTarget } from './target';
+import { isCudaDocument } from './cuda';
+import { effectiveCudaArch, effectiveTarget, EffectiveTarget } from './target';
 
 export type ServerState = 'starting' | 'running' | 'stopped' | 'failed';
 
@@ -37,7 +39,9 @@ export class StatusBar implements vscode.Disposable {
       watcher.onDidDelete(() => this.refreshTarget()),
       vscode.window.onDidChangeActiveTextEditor(() => this.refreshTarget()),
       vscode.workspace.onDidSaveTextDocument((d) => { if (d.fileName.endsWith('.ptxls.json')) this.refreshTarget(); }),
-      vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('ptxls.target')) this.refreshTarget(); }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('ptxls.target') || e.affectsConfiguration('ptxls.cuda.arch')) this.refreshTarget();
+      }),
       vscode.workspace.onDidChangeTextDocument((e) => {
         // The `.target` line is rarely edited, but when it is the item should follow; waiting for a
         // pause in typing keeps this off the keystroke path.
@@ -67,12 +71,12 @@ export class StatusBar implements vscode.Disposable {
   refreshTarget(): void {
     const editor = vscode.window.activeTextEditor;
     const generation = ++this.generation;
-    if (!editor || editor.document.languageId !== 'ptx') {
+    if (!editor || !shownFor(editor.document)) {
       this.target = undefined;
       this.render();
       return;
     }
-    effectiveTarget(editor.document).then(
+    (editor.document.languageId === 'ptx' ? effectiveTarget(editor.document) : effectiveCudaArch(editor.document)).then(
       (target) => {
         if (generation !== this.generation) return;
         this.target = target;
@@ -84,7 +88,7 @@ export class StatusBar implements vscode.Disposable {
 
   private render(): void {
     const editor = vscode.window.activeTextEditor;
-    if (!editor || editor.document.languageId !== 'ptx') {
+    if (!editor || !shownFor(editor.document)) {
       this.item.hide();
       return;
     }
@@ -95,7 +99,11 @@ export class StatusBar implements vscode.Disposable {
     tooltip.appendMarkdown(`**ptxls**: ${this.state}`);
     if (this.detail) tooltip.appendMarkdown(` — ${escape(this.detail)}`);
     if (this.server) tooltip.appendMarkdown(`\n\n${escape(this.server)}`);
-    if (this.target) {
+    if (this.target?.cuda) {
+      tooltip.appendMarkdown(this.target.target
+        ? `\n\nInline PTX checked for \`${this.target.target}\`, from ${escape(this.target.origin)}`
+        : `\n\nInline PTX checked for the architectures of ${escape(this.target.origin)}`);
+    } else if (this.target) {
       tooltip.appendMarkdown(this.target.target
         ? `\n\nTarget \`${this.target.target}\`, from ${escape(this.target.origin)}`
         : `\n\nNo target: ${escape(this.target.origin)}`);
@@ -114,6 +122,10 @@ export class StatusBar implements vscode.Disposable {
     clearTimeout(this.typingTimer);
     for (const d of this.disposables) d.dispose();
   }
+}
+
+function shownFor(document: vscode.TextDocument): boolean {
+  return document.languageId === 'ptx' || isCudaDocument(document);
 }
 
 function escape(text: string): string {

@@ -1,9 +1,11 @@
 // Which target a document is checked against, as the server decides it: a `.ptxls.json` above the
-// file wins over the editor's `ptxls.target`, which wins over the module's own `.target`.
+// file wins over the editor's `ptxls.target`, which wins over the module's own `.target`. For CUDA
+// sources, the architectures of their device passes: a `.ptxls.json`'s `cuda.arch`, else the
+// editor's `ptxls.cuda.arch`, else what the server finds itself (compile_commands.json, guards).
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { targetSetting } from './settings';
+import { cudaArchSetting, targetSetting } from './settings';
 
 // `.target` follows `.version` at the top of a module; looking further only costs time on
 // large files.
@@ -33,6 +35,8 @@ export interface ProjectTarget {
   file: string;
   // null: the file sets `"target": null`, which cancels the editor's override.
   target: string | null | undefined;
+  // `cuda.arch`, when it lists names.
+  cudaArch: string[] | undefined;
 }
 
 // The nearest `.ptxls.json` in the folder of `file` or above, and the target it sets.
@@ -43,13 +47,16 @@ export async function projectTarget(file: string): Promise<ProjectTarget | undef
     const text = await fs.readFile(candidate, 'utf8').catch(() => undefined);
     if (text !== undefined) {
       try {
-        const value = parseJsonWithComments(text) as { target?: unknown; ptxls?: { target?: unknown } };
+        const value = parseJsonWithComments(text) as { target?: unknown; cuda?: unknown; ptxls?: { target?: unknown; cuda?: unknown } };
         const object = value && typeof value === 'object' && value.ptxls && typeof value.ptxls === 'object' ? value.ptxls : value;
-        if (object && object.target === null) return { file: candidate, target: null };
+        const arch = object && typeof object.cuda === 'object' && object.cuda !== null ? (object.cuda as { arch?: unknown }).arch : undefined;
+        const names = Array.isArray(arch) ? arch.filter((name): name is string => typeof name === 'string') : [];
+        const cudaArch = names.length > 0 ? names : undefined;
+        if (object && object.target === null) return { file: candidate, target: null, cudaArch };
         const target = object && typeof object.target === 'string' && object.target.startsWith('sm_') ? object.target : undefined;
-        return { file: candidate, target };
+        return { file: candidate, target, cudaArch };
       } catch {
-        return { file: candidate, target: undefined };
+        return { file: candidate, target: undefined, cudaArch: undefined };
       }
     }
     const parent = path.dirname(folder);
@@ -60,9 +67,20 @@ export async function projectTarget(file: string): Promise<ProjectTarget | undef
 }
 
 export interface EffectiveTarget {
+  // A PTX target (`sm_90a`), or a CUDA source's architecture list (`sm_90a,sm_100a`).
   target: string | undefined;
   // Where it comes from, for the status bar's tooltip.
   origin: string;
+  // Whether `target` lists the architectures of a CUDA source's device passes.
+  cuda?: boolean;
+}
+
+export async function effectiveCudaArch(document: vscode.TextDocument): Promise<EffectiveTarget> {
+  const project = document.uri.scheme === 'file' ? await projectTarget(document.uri.fsPath) : undefined;
+  if (project?.cudaArch) return { target: project.cudaArch.join(','), origin: `${project.file} (cuda.arch)`, cuda: true };
+  const setting = cudaArchSetting(document.uri);
+  if (setting.length > 0) return { target: setting.join(','), origin: "the 'ptxls.cuda.arch' setting", cuda: true };
+  return { target: undefined, origin: "the file's compile_commands.json entry, else the architectures its #if guards name, else sm_80", cuda: true };
 }
 
 export async function effectiveTarget(document: vscode.TextDocument): Promise<EffectiveTarget> {

@@ -5,14 +5,16 @@
 --
 -- Environment (run.sh sets it): PTXLS_BINARY, REPO (the checkout), WORK (the projects),
 -- PTX_PARSER (grammar/src compiled), OUT_JSON; PATH has a folder holding `ptxls`.
---   WORK/a/.git/           project a: broken.ptx, sub/typo.ptx
+--   WORK/a/.git/           project a: broken.ptx, sub/typo.ptx, inline_asm.cu
 --   WORK/b/.ptxls.json     project b: vecadd.ptx
 --   WORK/other/            scan.ptx (a Leica point cloud, not PTX), empty.ptx (0 bytes)
 --
 -- Everything goes through require('ptxls').setup{}: content-based filetype detection, one
 -- client per root, settings via initializationOptions and workspace/configuration,
 -- diagnostics, hover (the float), definition (the cursor moves), rename (the buffer changes),
--- :PtxlsInfo, :PtxlsRestart, the ftplugin, and the tree-sitter parser with the shipped queries.
+-- :PtxlsInfo, :PtxlsRestart, the ftplugin, the tree-sitter parser with the shipped queries, and
+-- CUDA buffers (filetype cuda): attached by default, with the server's finding inside an asm
+-- string, and left alone with filetypes = { 'ptx' }.
 -- Expected positions are found in the buffers' text.
 --
 -- Prints one JSON object on stdout (and to OUT_JSON). Exit status: 0 all checks passed,
@@ -255,6 +257,22 @@ local ok, err = pcall(function()
   local plain = open(work .. '/other/notes.txt')
   check('a .txt file is left alone', vim.bo[plain].filetype ~= 'ptx', vim.bo[plain].filetype)
 
+  -- 5b. a CUDA source in project a: Neovim's filetype cuda, the client of a/, and the server's
+  -- finding inside an asm string (pushed to 0.7, pulled by 0.10)
+  local cuda = open(work .. '/a/inline_asm.cu')
+  check('inline_asm.cu has filetype cuda', vim.bo[cuda].filetype == 'cuda', vim.bo[cuda].filetype)
+  local client_cuda = the_client(cuda)
+  check('a/inline_asm.cu attaches to the client of a/', client_cuda and client_cuda.id == client_a.id,
+        client_cuda and client_cuda.id)
+  local relaxd_line, relaxd_col = find(cuda, '.relaxd.u32')
+  local function isa004()
+    for _, d in ipairs(diagnostics(cuda)) do if d.code == 'ISA004' then return d end end
+  end
+  wait(function() return isa004() ~= nil end)
+  local relaxd = isa004()
+  check('inline_asm.cu: ISA004 at .relaxd inside the asm string', relaxd and relaxd.lnum == relaxd_line
+        and relaxd.col == relaxd_col, diagnostics(cuda))
+
   -- 6. hover: vim.lsp.buf.hover() on `st` opens a float with the server's documentation
   vim.cmd('buffer ' .. broken)
   local st_line, st_col = find(broken, 'st.global.u32')
@@ -332,6 +350,18 @@ local ok, err = pcall(function()
   local typo_clients = clients_of(typo)
   check('typo.ptx re-attached to the same new client', #typo_clients == 1 and fresh
         and typo_clients[1].id == fresh.id, #typo_clients)
+  local cuda_clients = clients_of(cuda)
+  check('inline_asm.cu re-attached to the same new client', #cuda_clients == 1 and fresh
+        and cuda_clients[1].id == fresh.id, #cuda_clients)
+
+  -- 10b. filetypes = { 'ptx' }: CUDA buffers are left to other servers, PTX ones are not
+  ptxls.setup({ cmd = { server }, filetypes = { 'ptx' } })
+  local left_alone = open(work .. '/b/other.cu')
+  check('with filetypes { "ptx" } a new .cu buffer (cuda) gets no ptxls client',
+        vim.bo[left_alone].filetype == 'cuda' and #clients_of(left_alone) == 0,
+        { filetype = vim.bo[left_alone].filetype, clients = #clients_of(left_alone) })
+  local still = open(work .. '/b/another.ptx')
+  check('with filetypes { "ptx" } a new .ptx buffer still gets one', the_client(still) ~= nil, vim.bo[still].filetype)
 end)
 if not ok then
   finish(2, { error = tostring(err), checks = checks })

@@ -48,6 +48,7 @@ mkdir -p "$work"/{cache,state,config,data,bin} "$work"/a/.git "$work"/a/sub "$wo
 fixtures=$repo/tests/clients/fixtures
 cp "$fixtures/broken.ptx" "$work/a/broken.ptx"
 cp "$fixtures/typo.ptx" "$work/a/sub/typo.ptx"
+cp "$fixtures/inline_asm.cu" "$work/a/inline_asm.cu"
 cp "$fixtures/vecadd.ptx" "$work/b/vecadd.ptx"
 echo '{}' > "$work/b/.ptxls.json"
 # A Leica PTX point cloud: columns, rows, scanner position, axes, a 4x4 transform, points.

@@ -118,16 +118,22 @@ test('identity, engine and platform', { skip }, () => {
   assert.equal(sources.devDependencies['vscode-languageclient'], '11.0.0');
 });
 
-test('activation: on PTX documents (explicitly) and on each command', { skip }, () => {
+test('activation: on PTX and CUDA documents (explicitly) and on each command', { skip }, () => {
   // code-server never activates an extension whose activationEvents are implied (see
   // ../shared/docs/clients.md, section 3a).
   assert.ok(manifest.activationEvents.includes('onLanguage:ptx'));
+  // VS Code's C++ extension names CUDA `cuda-cpp`; CUDA extensions may contribute `cuda`.
+  assert.ok(manifest.activationEvents.includes('onLanguage:cuda-cpp'));
+  assert.ok(manifest.activationEvents.includes('onLanguage:cuda'));
   for (const { command } of manifest.contributes.commands) {
     assert.ok(manifest.activationEvents.includes(`onCommand:${command}`), `no onCommand:${command}`);
   }
 });
 
 test('the language, grammar and configuration files it names are in the package', { skip }, () => {
+  // PTX only: CUDA sources keep the language and grammar VS Code (or a C++ extension) gives them.
+  assert.equal(manifest.contributes.languages.length, 1);
+  assert.equal(manifest.contributes.grammars.length, 1);
   const [language] = manifest.contributes.languages;
   assert.equal(language.id, 'ptx');
   assert.deepEqual(language.extensions, ['.ptx']);
@@ -192,4 +198,23 @@ test('every setting the extension reads is declared, and every declared one is r
   assert.equal(properties['ptxls.inlayHints.liveRegisters'].type, 'boolean');
   assert.equal(properties['ptxls.inlayHints.liveRegisters'].default, false);
   assert.deepEqual(properties['ptxls.rules'].additionalProperties.anyOf[0].enum, ['off', 'on', 'error', 'warning', 'info', 'hint']);
+  // ptxls.cuda.arch: nvcc's -arch names, sent to the server as `cuda.arch` (the .ptxls.json key).
+  const arch = properties['ptxls.cuda.arch'];
+  assert.equal(arch.type, 'array');
+  assert.deepEqual(arch.default, []);
+  assert.equal(arch.items.type, 'string');
+  const name = new RegExp(arch.items.pattern);
+  for (const good of ['sm_90a', 'sm_80', 'compute_90a', 'sm_100f', 'all', 'all-major']) assert.match(good, name);
+  for (const bad of ['90a', 'sm90', 'sm_90a,sm_100a', 'native', '']) assert.doesNotMatch(bad, name);
+  assert.match(bundle, /cuda:\s*\{\s*arch:/, 'the bundle never sends cuda.arch to the server');
+});
+
+test('CUDA documents: selected by language and by .cu/.cuh pattern; formatting and explain rule wired for them', { skip }, () => {
+  for (const needle of ['"cuda-cpp"', '"**/*.cu"', '"**/*.cuh"', '"llvm-vs-code-extensions.vscode-clangd"'])
+    assert.ok(bundle.includes(needle), `the bundle lacks ${needle}`);
+  const explain = manifest.contributes.menus['editor/context'].find((item) => item.command === 'ptxls.explainRule');
+  const when = /^editorLangId =~ \/(.*)\/$/.exec(explain.when);
+  assert.ok(when, `explainRule's when clause is not a language match: ${explain.when}`);
+  for (const language of ['ptx', 'cuda-cpp', 'cuda']) assert.match(language, new RegExp(when[1]));
+  assert.doesNotMatch('cpp', new RegExp(when[1]));
 });

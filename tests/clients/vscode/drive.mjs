@@ -16,6 +16,12 @@
 //   activation   our language (status bar "PTX") and the extension host activated ptxls.ptxls
 //   diagnostics  broken.ptx: two .squiggly-error decorations, Problems shows 2 errors
 //   hover        on the .globl squiggle: the server's ISA004 message; on `ld`: the server's hover
+//   cuda         inline_asm.cu (../fixtures), a CUDA source: VS Code's own language (CUDA C++),
+//                the status bar item with ptxls.cuda.arch, two error squiggles (ISA004 on
+//                `.relaxd` inside an asm string, its hover the server's message; ASM013 naming the
+//                compute_90 pass that ptxls.cuda.arch ["sm_90a"] implies), the server's hover on the
+//                opcode `mov` inside an asm string, and no formatter for CUDA from ptxls (Format
+//                Document says there is none, so clangd's would be the only one)
 //   definition   F12 on a branch target and on a register use moves the cursor to the declaration
 //   completion   `ld.global.` opens the suggest widget with .u32 and without .shared
 //   grammar      Inspect Editor Tokens: our TextMate grammar scoped the opcode (*.ptx scopes)
@@ -92,7 +98,7 @@ const watchdog = setTimeout(async () => {
 
 // ---------------------------------------------------------------------------------------------
 // workspace, settings, extension
-for (const f of ['broken.ptx', 'vecadd.ptx']) copyFileSync(join(FIXTURES, f), join(WS, f));
+for (const f of ['broken.ptx', 'vecadd.ptx', 'inline_asm.cu']) copyFileSync(join(FIXTURES, f), join(WS, f));
 copyFileSync(join(here, 'registers.ptx'), join(WS, 'registers.ptx'));
 // The server is started through a wrapper that leaves a mark, so the run proves that
 // `ptxls.server.path` was honoured (and not the binary inside the .vsix). The setting is
@@ -128,6 +134,8 @@ writeFileSync(join(UD, 'User/settings.json'), JSON.stringify({
   'breadcrumbs.enabled': false,
   'git.enabled': false,
   'files.autoSave': 'off',
+  // inline_asm.cu's passes: compute_90 and compute_90a.
+  'ptxls.cuda.arch': ['sm_90a'],
   ...JSON.parse(process.env.PTXLS_VSCODE_SETTINGS || '{}'),
 }, null, 1));
 // code-server writes a default config.yaml and logs under XDG_CONFIG_HOME / XDG_DATA_HOME, and
@@ -222,6 +230,61 @@ try {
     await shot('vscode-hover.png');
     await page.mouse.move(5, VH / 2);
     return { squiggleHover: firstLines(diag, 3), ldHover: firstLines(hover, 3) };
+  });
+
+  // ---- b2. a CUDA source ------------------------------------------------------------------------
+  await check('cuda', async () => {
+    await openFile('inline_asm.cu', 'ld.global.relaxd.u32', { lenses: false });
+    log('  inline_asm.cu open');
+    // The language is VS Code's (the C++ extension built in), not one of ours.
+    const mode = (await page.locator('[id="status.editor.mode"]').innerText()).trim();
+    if (mode !== 'CUDA C++') throw new Error(`the status bar's language mode should read CUDA C++, it reads ${JSON.stringify(mode)}`);
+    const item = page.locator('.statusbar-item', { hasText: 'ptxls' }).first();
+    const itemText = await waitForValue(async () => (await item.innerText()).trim(), t => /ptxls sm_90a/.test(t ?? ''), 10_000,
+      t => `the ptxls status bar item should show the CUDA architectures (ptxls sm_90a), it reads ${JSON.stringify(t)}`);
+    // No formatter from ptxls for CUDA: VS Code's fallback Format Document asks to install one.
+    await focusEditor();
+    await runCommand('Format Document');
+    const dialog = page.locator('.monaco-dialog-box', { hasText: 'There is no formatter' }).first();
+    await dialog.waitFor({ state: 'visible', timeout: 10_000 }).catch(async () => {
+      const shown = await page.locator('.monaco-dialog-box, .notifications-toasts').allInnerTexts().catch(() => []);
+      throw new Error(`Format Document on a CUDA source should find no formatter (ptxls formats PTX only); dialogs and notifications: ${JSON.stringify(shown)}`);
+    });
+    const formatter = (await dialog.innerText()).split('\n').find(l => l.includes('There is no formatter'));
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden', timeout: 5000 });
+    const squiggles = page.locator('.monaco-editor .view-overlays .squiggly-error');
+    await waitFor(async () => (await squiggles.count()) === 2, 30_000,
+      async () => `expected 2 error squiggles in inline_asm.cu (ISA004, ASM013), saw ${await squiggles.count()}`);
+    log('  2 squiggles');
+    // The squiggle under `.relaxd`, inside the asm string: its hover is the server's diagnostic.
+    await hoverText('ld.global.relaxd.u32', 11, 16);
+    const diag = await waitForHover(t => t.includes("unknown modifier '.relaxd' for 'ld'"),
+      "the hover on the .relaxd squiggle should show the server's message \"unknown modifier '.relaxd' for 'ld'\"");
+    for (const want of ["did you mean '.relaxed'?", 'ISA004'])
+      if (!diag.includes(want)) throw new Error(`the .relaxd squiggle's hover lacks ${JSON.stringify(want)}:\n${diag}`);
+    await shot('vscode-cuda-diagnostic.png');
+    await page.mouse.move(5, VH / 2);
+    await page.locator('.monaco-hover-content').first().waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
+    // `mov` inside the asm string of lane_id: the server's hover for the instruction.
+    await hoverText('mov.u32 %0, %%laneid;', 0, 2);
+    const hover = await waitForHover(t => /mov\s+—\s+instruction/.test(t),
+      'the hover on `mov` inside an asm string should show the server\'s markdown "**mov** — instruction"');
+    await shot('vscode-cuda-hover.png');
+    await page.mouse.move(5, VH / 2);
+    await page.locator('.monaco-hover-content').first().waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
+    // ptxls.cuda.arch reached the server: the wgmma is reported for the compute_90 pass of sm_90a.
+    await page.keyboard.press('Control+Shift+M');
+    const markers = page.locator('.markers-panel .monaco-list-row');
+    await waitFor(async () => (await markers.allInnerTexts()).join('\n').includes('ASM013'), 15_000,
+      async () => `the Problems panel should list ASM013 for inline_asm.cu; it shows:\n${(await markers.allInnerTexts()).join('\n')}`);
+    const panel = (await markers.allInnerTexts()).join('\n');
+    const asm013 = panel.split('\n').find(l => l.includes('wgmma')) ?? '';
+    if (!/compute_90\b/.test(asm013) || !asm013.includes('sm_90a'))
+      throw new Error(`ASM013 should name the compute_90 pass of sm_90a (from ptxls.cuda.arch):\n${panel}`);
+    await closePanel();
+    return { languageMode: mode, statusItem: itemText, squiggles: 2, squiggleHover: firstLines(diag, 3), movHover: firstLines(hover, 3),
+      asm013: asm013.trim(), formatDocument: formatter };
   });
 
   // ---- c. go to definition ---------------------------------------------------------------------
@@ -453,14 +516,14 @@ async function waitForValue(get, pred, timeout, describe) {
 
 function explorerRow(name) { return page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"]`); }
 
-async function openFile(name, expectText) {
+async function openFile(name, expectText, { lenses = true } = {}) {
   await explorerRow(name).click();
   await page.locator(`.tabs-container .tab.active[aria-label*="${name}"]`).first().waitFor({ timeout: 15_000 });
   await waitFor(async () => (await page.locator('.editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ').includes(expectText),
     15_000, async () => `${name} opened, but its text (${JSON.stringify(expectText)}) did not appear in the editor`);
   // The server's code lenses (one above each function: every fixture has one) push the lines below
   // them down when they arrive; positions are read from the screen only after that.
-  await page.locator('.editor-instance .monaco-editor .codelens-decoration').first().waitFor({ state: 'visible', timeout: 10_000 }).catch(() => {});
+  if (lenses) await page.locator('.editor-instance .monaco-editor .codelens-decoration').first().waitFor({ state: 'visible', timeout: 10_000 }).catch(() => {});
   await focusEditor();
 }
 

@@ -31,6 +31,8 @@ import sys
 import tempfile
 
 PASSES = ['compute_80', 'compute_90a', 'compute_100a']
+# (TU, pass) that nvcc rejects because of defects in the headers themselves (README.md)
+EXPECTED_FAILURES = {('tu/atomics_b128.cu', 'compute_90a'), ('tu/atomics_b128.cu', 'compute_100a')}
 BEGIN = '\t// begin inline asm\n'
 END = '\t// end inline asm\n'
 ASM_KEYWORD_RE = re.compile(r'(?<![\w$])(?:asm|__asm__|__asm)\b')
@@ -220,7 +222,6 @@ def ptx_blocks(ptx):
     """Yield (loc(file, line, col) or None, block text) for each inline-asm block."""
     files = {int(m.group(1)): decode_literal(m.group(2)) for m in FILE_RE.finditer(ptx)}
     loc = None
-    pos = 0
     lines = ptx.split('\n')
     # offsets of each line so that blocks can be cut from the text byte for byte
     starts = [0]
@@ -319,10 +320,8 @@ def rebuild(template, n_operands, operand, percent_equals):
     return '\t' + text + '\n' if text else ''
 
 
-def normalize(block, stmt, subs):
-    """Block text with operand registers reduced to their class (%rd#) and %= numbers to '#'."""
-    if stmt is None:
-        return VREG_RE.sub(lambda r: '%' + r.group(1) + '#', block)
+def normalize(stmt, subs):
+    """Emitted text with operand registers reduced to their class (%rd#) and %= numbers to '#'."""
     return rebuild(stmt['template'], len(stmt['constraints']),
                    lambda n: VREG_RE.sub(lambda r: '%' + r.group(1) + '#', subs[str(n)]['text']),
                    itertools.repeat('#'))
@@ -455,8 +454,12 @@ def main():
         errors = [ln.replace(r['ptx'] or '\0', '<ptx>').replace(here + os.sep, '')
                   for ln in r['stderr'].split('\n') if 'error' in ln]
         compiles.append({'tu': tu_rel, 'pass': r['pass'], 'exit': r['exit'], 'errors': errors})
-        if r['exit'] != 0:
-            print(f"{tu_rel} {r['pass']}: nvcc exit {r['exit']}: {errors[:3]}", file=sys.stderr)
+        if (r['exit'] != 0) != ((tu_rel, r['pass']) in EXPECTED_FAILURES):
+            # a TU that stopped compiling (or a header defect that went away) would silently
+            # change the ground truth: stop before overwriting it
+            print(f"{tu_rel} {r['pass']}: unexpected nvcc exit {r['exit']}: {errors[:3]} (files in {workdir})",
+                  file=sys.stderr)
+            return 1
         if not r['ptx'] or not r['ii']:
             continue
         pre = Preprocessed(r['ii'], root)
@@ -490,7 +493,7 @@ def main():
             # self-check: the recorded template and substitutions must give back nvcc's bytes
             if rebuild(stmt['template'], len(stmt['constraints']), lambda n: subs[str(n)]['text'], eq) != block:
                 raise AssertionError(f'{header}:{stmt["line"]}: rebuilt text differs from the PTX block {block!r}')
-            norm = normalize(block, stmt, subs)
+            norm = normalize(stmt, subs)
             key = (header, loc[1], norm)
             if key in entries:
                 e = entries[key]
@@ -531,7 +534,7 @@ def main():
     for e in statements:
         for p in e['passes']:
             by_stmt.setdefault((e['header'], e['asmLine'], e['template']), {}).setdefault(p, set()).add(
-                normalize(e['ptxText'], e, e['operandSubstitutions']))
+                normalize(e, e['operandSubstitutions']))
     pass_diffs = []
     for (h, ln, t), per in sorted(by_stmt.items()):
         if len(per) > 1 and len({frozenset(v) for v in per.values()}) > 1:

@@ -1,6 +1,7 @@
--- ptxls for Neovim: starts the PTX language server for `ptx` buffers, one client per project
--- root, and registers the tree-sitter grammar with nvim-treesitter. Neovim 0.7.2 (Debian 12)
--- and later. See clients/nvim/README.md.
+-- ptxls for Neovim: starts the PTX language server for `ptx` buffers and for the inline PTX of
+-- `cuda` buffers (beside clangd, which keeps the C++), one client per project root, and registers
+-- the tree-sitter grammar with nvim-treesitter. Neovim 0.7.2 (Debian 12) and later. See
+-- clients/nvim/README.md.
 
 local filetype = require('ptxls.filetype')
 
@@ -15,6 +16,8 @@ local defaults = {
   -- The server's settings (config/Settings.cpp): target, rules, diagnostics, format.
   settings = {},
   root_markers = { '.ptxls.json', '.git' },
+  -- `cuda`: Neovim's filetype for .cu/.cuh; the server reads only the PTX in their asm strings.
+  filetypes = { 'ptx', 'cuda' },
   on_attach = nil,
   capabilities = nil,
 }
@@ -146,10 +149,15 @@ function M.attach(bufnr)
   return id
 end
 
-local function ptx_buffers()
+local function served(bufnr)
+  return vim.tbl_contains(M.options.filetypes, vim.bo[bufnr].filetype)
+end
+
+-- The loaded buffers of the filetypes the server is started for.
+local function served_buffers()
   local result = {}
   for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(bufnr) and vim.bo[bufnr].filetype == 'ptx' then
+    if vim.api.nvim_buf_is_loaded(bufnr) and served(bufnr) then
       table.insert(result, bufnr)
     end
   end
@@ -157,14 +165,15 @@ local function ptx_buffers()
 end
 
 -- Stops every ptxls client and starts fresh ones (with the current options) for the open
--- `ptx` buffers: after rebuilding the server, or after a second setup() changed the options.
+-- `ptx` and `cuda` buffers: after rebuilding the server, or after a second setup() changed the
+-- options.
 function M.restart()
   for _, client in ipairs(ptxls_clients()) do
     retired[client.id] = true
     call(client, 'stop')
   end
   clients_by_root = {}
-  for _, bufnr in ipairs(ptx_buffers()) do
+  for _, bufnr in ipairs(served_buffers()) do
     M.attach(bufnr)
   end
 end
@@ -183,10 +192,11 @@ function M.info_lines(bufnr)
   table.insert(lines, string.format('ptxls: cmd %s (%s)', table.concat(cmd, ' '),
     found ~= '' and found or 'NOT FOUND: set cmd in setup{} or put ptxls on PATH'))
   table.insert(lines, 'root markers: ' .. table.concat(M.options.root_markers, ', '))
+  table.insert(lines, 'filetypes: ' .. table.concat(M.options.filetypes, ', '))
   table.insert(lines, 'settings: ' .. vim.inspect(M.options.settings, { newline = ' ', indent = '' }))
   local ft = vim.bo[bufnr].filetype
   table.insert(lines, string.format('buffer %d: filetype %s%s', bufnr, ft == '' and '(none)' or ft,
-    ft == 'ptx' and (', root ' .. M.root_dir(bufnr)) or ''))
+    served(bufnr) and (', root ' .. M.root_dir(bufnr)) or ''))
   local clients = ptxls_clients()
   if #clients == 0 then
     table.insert(lines, 'no ptxls client is running')
@@ -234,8 +244,8 @@ end
 
 function M.setup(options)
   options = options or {}
-  local types = { cmd = 'table', settings = 'table', root_markers = 'table', on_attach = 'function',
-                  capabilities = 'table' }
+  local types = { cmd = 'table', settings = 'table', root_markers = 'table', filetypes = 'table',
+                  on_attach = 'function', capabilities = 'table' }
   for key, value in pairs(options) do
     if not types[key] then
       local known = vim.tbl_keys(types)
@@ -250,13 +260,15 @@ function M.setup(options)
   filetype.register()
 
   local group = vim.api.nvim_create_augroup('ptxls', { clear = true })
-  vim.api.nvim_create_autocmd('FileType', {
-    group = group,
-    pattern = 'ptx',
-    callback = function(args)
-      M.attach(args.buf)
-    end,
-  })
+  if #M.options.filetypes > 0 then
+    vim.api.nvim_create_autocmd('FileType', {
+      group = group,
+      pattern = M.options.filetypes,
+      callback = function(args)
+        M.attach(args.buf)
+      end,
+    })
+  end
   if vim.fn.has('nvim-0.10') == 1 then
     -- Neovim pulls diagnostics from 0.10 on, and when a client stops (:PtxlsRestart) it
     -- clears only the pushed ones: the stopped server's findings would stay, doubled by the
@@ -276,12 +288,12 @@ function M.setup(options)
   end, { desc = 'Show the ptxls command, settings and clients' })
   vim.api.nvim_create_user_command('PtxlsRestart', function()
     M.restart()
-  end, { desc = 'Restart ptxls for every open PTX buffer' })
+  end, { desc = 'Restart ptxls for every open PTX and CUDA buffer' })
 
   register_with_nvim_treesitter()
 
   -- Buffers opened before setup() ran (a plugin manager loading the plugin late).
-  for _, bufnr in ipairs(ptx_buffers()) do
+  for _, bufnr in ipairs(served_buffers()) do
     M.attach(bufnr)
   end
 end
