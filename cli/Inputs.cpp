@@ -137,7 +137,7 @@ std::vector<std::string> expandGlob(const std::string& pattern, std::string& pro
     }
   }
   if (error) problem = "cannot read directory: " + error.message();
-  else if (found.empty()) problem = "no PTX files match this pattern";
+  else if (found.empty()) problem = "no PTX or CUDA files match this pattern";
   return {found.begin(), found.end()};
 }
 
@@ -180,7 +180,7 @@ std::vector<Input> collectInputs(const std::vector<std::string>& paths) {
     if (!problem.empty()) {
       inputs.push_back({path, problem});
     } else if (found.empty()) {
-      inputs.push_back({path, "directory contains no *.ptx files"});
+      inputs.push_back({path, "directory contains no PTX or CUDA files (*.ptx, *.cu, *.cuh, headers with asm)"});
     }
     for (std::string& file : found) inputs.push_back({std::move(file), {}});
   }

@@ -96,7 +96,28 @@ bool differOnlyInStrings(std::string_view before, std::string_view after) {
   return true;
 }
 
-bool within(ByteRange inner, ByteRange outer) { return outer.begin <= inner.begin && inner.end <= outer.end; }
+// The source bytes of a statement's template that lie outside its parentheses (macro bodies),
+// merged into ranges.
+std::vector<ByteRange> templateBytesOutside(const cuda::AsmStatement& statement) {
+  std::vector<ByteRange> out;
+  for (std::size_t k = 0; k < statement.templateSource.size(); ++k) {
+    std::uint32_t at = statement.templateSource[k];
+    if (at >= statement.range.begin && at < statement.range.end) continue;
+    ByteRange bytes{at, at + statement.templateSourceWidth[k]};
+    if (!out.empty() && out.back().end == bytes.begin) {
+      out.back().end = bytes.end;
+    } else {
+      out.push_back(bytes);
+    }
+  }
+  return out;
+}
+
+bool startsIn(const Diagnostic& diagnostic, const std::vector<ByteRange>& ranges) {
+  return std::any_of(ranges.begin(), ranges.end(), [&](ByteRange range) {
+    return range.begin <= diagnostic.range.begin && diagnostic.range.begin < range.end;
+  });
+}
 
 }  // namespace
 
@@ -157,11 +178,13 @@ std::optional<std::pair<LintResult, CudaAnalysis>> relintCudaStatement(std::stri
   if (after == statements.begin()) return std::nullopt;
   const cuda::AsmStatement& edited = *std::prev(after);
   if (change.begin < edited.keyword.end || change.oldEnd >= edited.range.end) return std::nullopt;
-  // Its findings must all lie inside it: a template from a macro reports in the #define, and a
-  // statement in a #define is every expansion's.
+  // Its findings lie inside it or, for template bytes from a macro defined in the file, in the
+  // #define (found once there for every statement that expands it). A statement in a #define is
+  // every expansion's: not re-checked alone.
   if (edited.macroName) return std::nullopt;
-  for (std::uint32_t offset : edited.templateSource)
-    if (offset < edited.range.begin || offset >= edited.range.end) return std::nullopt;
+  std::vector<ByteRange> elsewhere = templateBytesOutside(edited);
+  for (const Diagnostic& diagnostic : previous.result.diagnostics)
+    if (startsIn(diagnostic, elsewhere)) return std::nullopt;  // Perhaps the edited statement's.
 
   Shift shift{change};
   ByteRange newRange = shift(edited.range);
@@ -177,12 +200,25 @@ std::optional<std::pair<LintResult, CudaAnalysis>> relintCudaStatement(std::stri
 
   LintResult result;
   for (const Diagnostic& diagnostic : previous.result.diagnostics) {
-    if (within(diagnostic.range, edited.range)) continue;
+    if (startsIn(diagnostic, {edited.range})) continue;
     result.diagnostics.push_back(diagnostic);
     shiftDiagnostic(result.diagnostics.back(), shift);
   }
-  for (Diagnostic& diagnostic : linted.diagnostics)
-    if (within(diagnostic.range, newRange)) result.diagnostics.push_back(std::move(diagnostic));
+  std::vector<ByteRange> shiftedElsewhere;
+  for (ByteRange range : elsewhere) shiftedElsewhere.push_back(shift(range));
+  std::size_t reused = result.diagnostics.size();
+  for (Diagnostic& diagnostic : linted.diagnostics) {
+    if (startsIn(diagnostic, {newRange})) {
+      result.diagnostics.push_back(std::move(diagnostic));
+    } else if (startsIn(diagnostic, shiftedElsewhere)) {
+      // Reported once however many statements expand the macro (as lintCudaText does).
+      auto same = [&](const Diagnostic& other) {
+        return other.range == diagnostic.range && other.rule == diagnostic.rule && other.message == diagnostic.message;
+      };
+      if (std::none_of(result.diagnostics.begin(), result.diagnostics.begin() + static_cast<std::ptrdiff_t>(reused), same))
+        result.diagnostics.push_back(std::move(diagnostic));
+    }
+  }
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return std::tie(a.range.begin, a.range.end, a.rule) < std::tie(b.range.begin, b.range.end, b.rule);
   });

@@ -88,7 +88,8 @@ std::shared_ptr<Analysis> analyzeCudaFully(const Analysis& base, const LintOptio
 // text to `newText`) lies inside the parentheses of one statement of `previous` and changed
 // nothing there but the contents of string literals (and blanks or comments), the analysis of
 // `newText` made from that statement's new findings and every other finding of `previous`,
-// shifted; nullopt otherwise. `newTree` is the reparse of `newText`. The diagnostics equal those
+// shifted; nullopt otherwise (also for a statement inside a #define, and for one whose template
+// takes bytes from a macro's body while a finding lies there: it may be this statement's). `newTree` is the reparse of `newText`. The diagnostics equal those
 // of a full analysis (tests/server/cuda_incremental_test.cpp checks it over the CUDA cases).
 std::optional<std::pair<LintResult, CudaAnalysis>> relintCudaStatement(std::string_view newText,
                                                                        cuda::CudaSyntaxTree newTree,

@@ -342,6 +342,7 @@ std::optional<json> Server::verifyRegisters(const json& id, const json& argument
     // new run.
     std::shared_ptr<const Analysis> analysis = view.latest;
     if (!analysis) throw RequestFailed{"the document has not been analyzed yet"};
+    if (analysis->cuda) throw RequestFailed{"ptxas -v checks PTX documents; this one is CUDA C++"};
     Session& session = sessions_[uri];
     std::string target = registers::reportTarget(analysis->result.module, session.settings.target);
     if (!target.starts_with("sm_")) {
@@ -370,7 +371,7 @@ std::optional<json> Server::verifyRegisters(const json& id, const json& argument
 // run for this version and target already there (asked for, or after an earlier full analysis
 // under other settings) is not repeated.
 void Server::verifyAutomatically(const std::string& uri, const Analysis& analysis) {
-  if (!ptxas_ || !analysis.isFull()) return;
+  if (!ptxas_ || !analysis.isFull() || analysis.cuda) return;  // ptxas reads PTX documents only.
   VerifyJob job;
   {
     std::lock_guard lock(sessionsMutex_);

@@ -1,281 +1,30 @@
-// ArgumentEvaluator: constant values of host-code expressions, names and arrays (see the header).
+// ArgumentEvaluator: constant values of host-code names and arrays (see the header).
 #include "host_api/ArgumentEvaluator.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace ptx::host {
 namespace {
 
-// Macros, constants and array sizes that refer to one another: deeper than this is a cycle
-// (`#define A B` / `#define B A`) or nothing a rule needs.
-constexpr int kMaxDepth = 48;
-
-struct Enumerator {
-  std::string_view name;
-  std::int64_t value;
-};
-
-// The enumerators of cuda.h's tensor-map enums (CUDA 13.0), which a file uses by name.
-constexpr Enumerator kCudaEnumerators[] = {
-    {"CU_TENSOR_MAP_DATA_TYPE_UINT8", 0},
-    {"CU_TENSOR_MAP_DATA_TYPE_UINT16", 1},
-    {"CU_TENSOR_MAP_DATA_TYPE_UINT32", 2},
-    {"CU_TENSOR_MAP_DATA_TYPE_INT32", 3},
-    {"CU_TENSOR_MAP_DATA_TYPE_UINT64", 4},
-    {"CU_TENSOR_MAP_DATA_TYPE_INT64", 5},
-    {"CU_TENSOR_MAP_DATA_TYPE_FLOAT16", 6},
-    {"CU_TENSOR_MAP_DATA_TYPE_FLOAT32", 7},
-    {"CU_TENSOR_MAP_DATA_TYPE_FLOAT64", 8},
-    {"CU_TENSOR_MAP_DATA_TYPE_BFLOAT16", 9},
-    {"CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ", 10},
-    {"CU_TENSOR_MAP_DATA_TYPE_TFLOAT32", 11},
-    {"CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ", 12},
-    {"CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B", 13},
-    {"CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B", 14},
-    {"CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B", 15},
-    {"CU_TENSOR_MAP_INTERLEAVE_NONE", 0},
-    {"CU_TENSOR_MAP_INTERLEAVE_16B", 1},
-    {"CU_TENSOR_MAP_INTERLEAVE_32B", 2},
-    {"CU_TENSOR_MAP_SWIZZLE_NONE", 0},
-    {"CU_TENSOR_MAP_SWIZZLE_32B", 1},
-    {"CU_TENSOR_MAP_SWIZZLE_64B", 2},
-    {"CU_TENSOR_MAP_SWIZZLE_128B", 3},
-    {"CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B", 4},
-    {"CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B", 5},
-    {"CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B", 6},
-    {"CU_TENSOR_MAP_L2_PROMOTION_NONE", 0},
-    {"CU_TENSOR_MAP_L2_PROMOTION_L2_64B", 1},
-    {"CU_TENSOR_MAP_L2_PROMOTION_L2_128B", 2},
-    {"CU_TENSOR_MAP_L2_PROMOTION_L2_256B", 3},
-    {"CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE", 0},
-    {"CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA", 1},
-};
-
-std::optional<std::int64_t> cudaEnumerator(std::string_view name) {
-  for (const Enumerator& e : kCudaEnumerators)
-    if (e.name == name) return e.value;
-  return std::nullopt;
-}
-
-// Enum types whose values pass through a cast unchanged.
-bool isCudaEnumType(std::string_view spelling) {
-  static constexpr std::string_view kTypes[] = {
-      "CUtensorMapDataType",     "CUtensorMapDataType_enum",     "CUtensorMapInterleave", "CUtensorMapInterleave_enum",
-      "CUtensorMapSwizzle",      "CUtensorMapSwizzle_enum",      "CUtensorMapL2promotion",
-      "CUtensorMapL2promotion_enum", "CUtensorMapFloatOOBfill", "CUtensorMapFloatOOBfill_enum"};
-  return std::find(std::begin(kTypes), std::end(kTypes), spelling) != std::end(kTypes);
-}
-
-// sizeof of the element types tensor maps are built for, on the x86-64 Linux host.
-std::optional<std::int64_t> sizeOfType(std::string_view spelling) {
-  if (auto integer = integerTypeNamed(spelling)) return integer->bits / 8;
-  struct Size {
-    std::string_view name;
-    std::int64_t bytes;
-  };
-  static constexpr Size kSizes[] = {
-      {"float", 4},          {"double", 8},         {"bool", 1},           {"half", 2},
-      {"__half", 2},         {"nv_half", 2},        {"__nv_half", 2},      {"nv_bfloat16", 2},
-      {"__nv_bfloat16", 2},  {"__nv_fp8_e4m3", 1},  {"__nv_fp8_e5m2", 1},  {"half2", 4},
-      {"__half2", 4},        {"nv_bfloat162", 4},   {"__nv_bfloat162", 4}, {"float2", 8},
-      {"float4", 16},        {"int2", 8},           {"int4", 16},          {"uint2", 8},
-      {"uint4", 16},         {"double2", 16},       {"CUtensorMap", 128},
-  };
-  for (const Size& size : kSizes)
-    if (size.name == spelling) return size.bytes;
-  return std::nullopt;
-}
-
 // Words that start or continue an expression or statement, never a declaration's type.
 bool isExpressionKeyword(std::string_view word) {
   static constexpr std::string_view kWords[] = {
-      "return", "case",   "throw",  "goto",     "co_return", "co_yield", "co_await", "delete", "new",
-      "sizeof", "alignof", "typeid", "else",    "do",        "if",       "while",    "for",    "switch",
-      "operator", "and",  "or",     "not",      "this",      "true",     "false",    "nullptr", "default",
-      "break",  "continue"};
+      "return",  "case",   "throw", "goto", "co_return", "co_yield", "co_await", "delete", "new",      "sizeof",
+      "alignof", "typeid", "else",  "do",   "if",        "while",    "for",      "switch", "operator", "and",
+      "or",      "not",    "this",  "true", "false",     "nullptr",  "default",  "break",  "continue"};
   return std::find(std::begin(kWords), std::end(kWords), word) != std::end(kWords);
 }
 
 // Specifiers after which a declared name is no constant this evaluator may read.
 bool disqualifiesDeclaration(std::string_view word) {
-  static constexpr std::string_view kWords[] = {"typedef", "using",  "extern", "volatile",  "template",
+  static constexpr std::string_view kWords[] = {"typedef", "using",   "extern",     "volatile",   "template",
                                                 "friend",  "mutable", "__device__", "__shared__", "__managed__"};
   return std::find(std::begin(kWords), std::end(kWords), word) != std::end(kWords);
 }
 
 bool isPointerOperator(std::string_view s) { return s == "*" || s == "&" || s == "&&"; }
 
-// A pp-number as an integer literal: decimal, hex, octal or binary, digit separators, integer
-// suffixes. Floating literals and values beyond int64 give nullopt.
-std::optional<std::int64_t> integerLiteral(std::string_view spelling) {
-  std::string digits;
-  for (char c : spelling)
-    if (c != '\'') digits += c;
-  std::size_t end = digits.size();
-  while (end > 0 && std::string_view("uUlLzZ").find(digits[end - 1]) != std::string_view::npos) --end;
-  digits.resize(end);
-  if (digits.empty()) return std::nullopt;
-  unsigned base = 10;
-  std::size_t at = 0;
-  if (digits.size() > 1 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
-    base = 16;
-    at = 2;
-  } else if (digits.size() > 1 && digits[0] == '0' && (digits[1] == 'b' || digits[1] == 'B')) {
-    base = 2;
-    at = 2;
-  } else if (digits.size() > 1 && digits[0] == '0') {
-    base = 8;
-    at = 1;
-  }
-  if (at == digits.size()) return std::nullopt;
-  std::uint64_t value = 0;
-  for (; at < digits.size(); ++at) {
-    char c = digits[at];
-    unsigned digit;
-    if (c >= '0' && c <= '9') digit = static_cast<unsigned>(c - '0');
-    else if (c >= 'a' && c <= 'f') digit = static_cast<unsigned>(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F') digit = static_cast<unsigned>(c - 'A' + 10);
-    else return std::nullopt;
-    if (digit >= base) return std::nullopt;
-    if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / base) return std::nullopt;
-    value = value * base + digit;
-  }
-  if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
-  return static_cast<std::int64_t>(value);
-}
-
-using Value = std::optional<std::int64_t>;
-
-Value applyBinary(std::string_view op, Value a, Value b) {
-  if (!a || !b) return std::nullopt;
-  std::int64_t x = *a, y = *b, r = 0;
-  if (op == "+") return __builtin_add_overflow(x, y, &r) ? Value{} : Value{r};
-  if (op == "-") return __builtin_sub_overflow(x, y, &r) ? Value{} : Value{r};
-  if (op == "*") return __builtin_mul_overflow(x, y, &r) ? Value{} : Value{r};
-  if (op == "/") return y == 0 || (x == std::numeric_limits<std::int64_t>::min() && y == -1) ? Value{} : Value{x / y};
-  if (op == "%") return y == 0 || (x == std::numeric_limits<std::int64_t>::min() && y == -1) ? Value{} : Value{x % y};
-  if (op == "<<") {
-    if (x < 0 || y < 0 || y >= 63 || x > (std::numeric_limits<std::int64_t>::max() >> y)) return std::nullopt;
-    return x << y;
-  }
-  if (op == ">>") return x < 0 || y < 0 || y >= 64 ? Value{} : Value{x >> y};
-  if (op == "&") return x & y;
-  if (op == "|") return x | y;
-  if (op == "^") return x ^ y;
-  if (op == "==") return x == y;
-  if (op == "!=") return x != y;
-  if (op == "<") return x < y;
-  if (op == ">") return x > y;
-  if (op == "<=") return x <= y;
-  if (op == ">=") return x >= y;
-  if (op == "&&") return x && y;
-  if (op == "||") return x || y;
-  return std::nullopt;
-}
-
-int binaryPrecedence(std::string_view op) {
-  if (op == "||") return 1;
-  if (op == "&&") return 2;
-  if (op == "|") return 3;
-  if (op == "^") return 4;
-  if (op == "&") return 5;
-  if (op == "==" || op == "!=") return 6;
-  if (op == "<" || op == ">" || op == "<=" || op == ">=") return 7;
-  if (op == "<<" || op == ">>") return 8;
-  if (op == "+" || op == "-") return 9;
-  if (op == "*" || op == "/" || op == "%") return 10;
-  return 0;
-}
-
-// How a cast converts: to an integer type, or unchanged (CUDA enums, pointers); nullopt when
-// the spelling is no type this evaluator knows.
-struct CastType {
-  std::optional<IntegerType> integer;
-};
-
-std::optional<CastType> castTypeOf(std::span<const std::string> words) {
-  std::string joined;
-  bool pointer = false;
-  for (const std::string& word : words) {
-    if (word == "*") {
-      pointer = true;
-      continue;
-    }
-    if (pointer) return std::nullopt;  // `int* const`: not a cast we follow.
-    if (word == "const" || word == "std" || word == "::") continue;
-    if (!joined.empty()) joined += ' ';
-    joined += word;
-  }
-  if (joined.empty()) return std::nullopt;
-  if (pointer) return CastType{};
-  if (auto integer = integerTypeNamed(joined)) return CastType{integer};
-  if (isCudaEnumType(joined)) return CastType{};
-  return std::nullopt;
-}
-
 }  // namespace
-
-std::optional<IntegerType> integerTypeNamed(std::string_view spelling) {
-  std::string_view s = spelling;
-  if (s.starts_with("std::")) s.remove_prefix(5);
-  if (s.starts_with("::")) s.remove_prefix(2);
-  struct Named {
-    std::string_view name;
-    IntegerType type;
-  };
-  static constexpr Named kTypes[] = {
-      {"char", {8, true}},
-      {"signed char", {8, true}},
-      {"int8_t", {8, true}},
-      {"unsigned char", {8, false}},
-      {"uint8_t", {8, false}},
-      {"short", {16, true}},
-      {"short int", {16, true}},
-      {"int16_t", {16, true}},
-      {"unsigned short", {16, false}},
-      {"unsigned short int", {16, false}},
-      {"uint16_t", {16, false}},
-      {"int", {32, true}},
-      {"signed", {32, true}},
-      {"signed int", {32, true}},
-      {"int32_t", {32, true}},
-      {"unsigned", {32, false}},
-      {"unsigned int", {32, false}},
-      {"uint32_t", {32, false}},
-      {"cuuint32_t", {32, false}},
-      {"long", {64, true}},
-      {"long int", {64, true}},
-      {"long long", {64, true}},
-      {"long long int", {64, true}},
-      {"int64_t", {64, true}},
-      {"ptrdiff_t", {64, true}},
-      {"intptr_t", {64, true}},
-      {"ssize_t", {64, true}},
-      {"unsigned long", {64, false}},
-      {"unsigned long int", {64, false}},
-      {"unsigned long long", {64, false}},
-      {"unsigned long long int", {64, false}},
-      {"uint64_t", {64, false}},
-      {"cuuint64_t", {64, false}},
-      {"size_t", {64, false}},
-      {"uintptr_t", {64, false}},
-  };
-  for (const Named& named : kTypes)
-    if (named.name == s) return named.type;
-  return std::nullopt;
-}
-
-std::optional<std::int64_t> convertTo(std::int64_t value, IntegerType type) {
-  if (type.bits >= 64) {
-    if (!type.isSigned && value < 0) return std::nullopt;  // 2^64 - |value| does not fit.
-    return value;
-  }
-  std::uint64_t modulus = std::uint64_t{1} << type.bits;
-  std::uint64_t wrapped = static_cast<std::uint64_t>(value) & (modulus - 1);
-  if (type.isSigned && wrapped >= modulus / 2) return static_cast<std::int64_t>(wrapped) - static_cast<std::int64_t>(modulus);
-  return static_cast<std::int64_t>(wrapped);
-}
 
 // ---------------------------------------------------------------------------------------------
 // HostTokens
@@ -316,10 +65,6 @@ bool HostTokens::isIdentifier(std::uint32_t position) const {
   return position < size() && source_.tokens()[raw_[position]].kind == cuda::TokenKind::Identifier;
 }
 
-bool HostTokens::isNumber(std::uint32_t position) const {
-  return position < size() && source_.tokens()[raw_[position]].kind == cuda::TokenKind::Number;
-}
-
 ByteRange HostTokens::range(std::uint32_t position) const { return source_.tokens()[raw_[position]].range; }
 
 ByteRange HostTokens::range(std::uint32_t begin, std::uint32_t end) const {
@@ -329,298 +74,6 @@ ByteRange HostTokens::range(std::uint32_t begin, std::uint32_t end) const {
   }
   return {range(begin).begin, range(end - 1).end};
 }
-
-// ---------------------------------------------------------------------------------------------
-// Expressions
-
-// One expression's tokens: host tokens or a macro's replacement list.
-struct Item {
-  std::string spelling;
-  cuda::TokenKind kind;
-};
-
-class ExpressionParser {
- public:
-  ExpressionParser(const ArgumentEvaluator& evaluator, std::vector<Item> items, std::uint32_t useSite, int depth)
-      : evaluator_(evaluator), items_(std::move(items)), useSite_(useSite), depth_(depth) {
-    partners_.assign(items_.size(), kNone);
-    std::vector<std::size_t> open;
-    for (std::size_t i = 0; i < items_.size(); ++i) {
-      const std::string& s = items_[i].spelling;
-      if (s == "(" || s == "[" || s == "{") open.push_back(i);
-      if ((s == ")" || s == "]" || s == "}") && !open.empty()) {
-        partners_[open.back()] = i;
-        partners_[i] = open.back();
-        open.pop_back();
-      }
-    }
-  }
-
-  // The value, when every token was understood and the value is known.
-  Value parseAll() {
-    if (items_.empty() || depth_ > kMaxDepth) return std::nullopt;
-    Value value = conditional();
-    if (failed_ || at_ != items_.size()) return std::nullopt;
-    return value;
-  }
-
- private:
-  bool atEnd() const { return at_ >= items_.size(); }
-  const std::string& peek(std::size_t ahead = 0) const {
-    static const std::string kEmpty;
-    return at_ + ahead < items_.size() ? items_[at_ + ahead].spelling : kEmpty;
-  }
-  bool accept(std::string_view s) {
-    if (peek() != s || atEnd()) return false;
-    ++at_;
-    return true;
-  }
-  void expect(std::string_view s) {
-    if (!accept(s)) failed_ = true;
-  }
-  // Skips a bracketed group that starts at the current token.
-  void skipGroup() {
-    if (partners_[at_] == kNone) {
-      failed_ = true;
-      at_ = items_.size();
-      return;
-    }
-    at_ = partners_[at_] + 1;
-  }
-  // The value of the tokens between the current bracket and its partner, which are consumed.
-  Value inner() {
-    std::size_t close = partners_[at_];
-    if (close == kNone) {
-      failed_ = true;
-      at_ = items_.size();
-      return std::nullopt;
-    }
-    std::vector<Item> inside(items_.begin() + static_cast<std::ptrdiff_t>(at_ + 1),
-                             items_.begin() + static_cast<std::ptrdiff_t>(close));
-    at_ = close + 1;
-    return ExpressionParser(evaluator_, std::move(inside), useSite_, depth_ + 1).parseAll();
-  }
-  // Words of a parenthesized type [at_ + 1, partner), or nullopt when it is not one we know.
-  std::optional<CastType> typeInParentheses() const {
-    std::size_t close = partners_[at_];
-    if (close == kNone || close == at_ + 1) return std::nullopt;
-    std::vector<std::string> words;
-    for (std::size_t i = at_ + 1; i < close; ++i) {
-      const Item& item = items_[i];
-      if (item.kind != cuda::TokenKind::Identifier && item.spelling != "*" && item.spelling != "::") return std::nullopt;
-      words.push_back(item.spelling);
-    }
-    return castTypeOf(words);
-  }
-  static Value convert(Value value, const CastType& type) {
-    if (!value || !type.integer) return value;
-    return convertTo(*value, *type.integer);
-  }
-
-  // Recursion without consuming brackets (`- - - x`, `a ? b ? c : d : e`) is bounded too, so
-  // that no input can exhaust the stack.
-  struct Nesting {
-    explicit Nesting(ExpressionParser& parser) : parser_(parser) {
-      if (++parser_.nesting_ > kMaxNesting) parser_.failed_ = true;
-    }
-    ~Nesting() { --parser_.nesting_; }
-    ExpressionParser& parser_;
-  };
-  static constexpr int kMaxNesting = 256;
-
-  Value conditional() {
-    Nesting nesting(*this);
-    if (failed_) return std::nullopt;
-    Value condition = binary(1);
-    if (!accept("?")) return condition;
-    Value whenTrue = conditional();
-    expect(":");
-    Value whenFalse = conditional();
-    if (!condition) return std::nullopt;
-    return *condition != 0 ? whenTrue : whenFalse;
-  }
-
-  Value binary(int minimum) {
-    Value left = unary();
-    while (!failed_ && !atEnd()) {
-      std::string op = peek();
-      int precedence = binaryPrecedence(op);
-      if (precedence == 0 || precedence < minimum) break;
-      ++at_;
-      Value right = binary(precedence + 1);
-      left = applyBinary(op, left, right);
-    }
-    return left;
-  }
-
-  Value unary() {
-    Nesting nesting(*this);
-    if (failed_ || atEnd()) {
-      failed_ = true;
-      return std::nullopt;
-    }
-    if (accept("+")) return unary();
-    if (accept("-")) {
-      Value v = unary();
-      return v && *v != std::numeric_limits<std::int64_t>::min() ? Value{-*v} : Value{};
-    }
-    if (accept("~")) {
-      Value v = unary();
-      return v ? Value{~*v} : Value{};
-    }
-    if (accept("!")) {
-      Value v = unary();
-      return v ? Value{*v == 0} : Value{};
-    }
-    if (peek() == "*" || peek() == "&" || peek() == "++" || peek() == "--") {
-      ++at_;
-      unary();
-      return std::nullopt;
-    }
-    if (peek() == "(") {
-      if (auto type = typeInParentheses()) {
-        at_ = partners_[at_] + 1;
-        return convert(unary(), *type);
-      }
-      return postfix(inner());
-    }
-    return postfix(primary());
-  }
-
-  Value postfix(Value value) {
-    while (!failed_ && !atEnd()) {
-      if (peek() == "(" || peek() == "[") {
-        skipGroup();
-        value = std::nullopt;
-      } else if (peek() == "." || peek() == "->") {
-        at_ += 2;
-        value = std::nullopt;
-      } else if (peek() == "++" || peek() == "--") {
-        ++at_;
-        value = std::nullopt;
-      } else {
-        break;
-      }
-    }
-    return value;
-  }
-
-  Value primary() {
-    const Item& item = items_[at_];
-    if (item.kind == cuda::TokenKind::Number) {
-      ++at_;
-      return integerLiteral(item.spelling);
-    }
-    if (item.kind == cuda::TokenKind::Character) {
-      ++at_;
-      return std::nullopt;
-    }
-    if (item.kind != cuda::TokenKind::Identifier && item.spelling != "::") {
-      failed_ = true;
-      return std::nullopt;
-    }
-    const std::string& word = item.spelling;
-    if (word == "true" || word == "false") {
-      ++at_;
-      return word == "true";
-    }
-    if (word == "sizeof") {
-      ++at_;
-      if (peek() != "(") {
-        unary();
-        return std::nullopt;
-      }
-      std::size_t close = partners_[at_];
-      if (close == kNone) {
-        failed_ = true;
-        return std::nullopt;
-      }
-      std::string joined;
-      bool typeLike = true;
-      for (std::size_t i = at_ + 1; i < close; ++i) {
-        if (items_[i].kind != cuda::TokenKind::Identifier && items_[i].spelling != "::") typeLike = false;
-        if (items_[i].spelling == "std" || items_[i].spelling == "::" || items_[i].spelling == "const") continue;
-        if (!joined.empty()) joined += ' ';
-        joined += items_[i].spelling;
-      }
-      at_ = close + 1;
-      return typeLike ? sizeOfType(joined) : std::nullopt;
-    }
-    if (word == "static_cast" || word == "reinterpret_cast" || word == "const_cast") {
-      ++at_;
-      if (!accept("<")) {
-        failed_ = true;
-        return std::nullopt;
-      }
-      std::vector<std::string> words;
-      int angle = 1;
-      while (!atEnd() && angle > 0) {
-        const std::string& s = peek();
-        if (s == "<") ++angle;
-        if (s == ">") --angle;
-        if (s == ">>") angle -= 2;
-        if (angle > 0) words.push_back(s);
-        ++at_;
-      }
-      if (angle != 0 || peek() != "(") {
-        failed_ = true;
-        return std::nullopt;
-      }
-      std::optional<CastType> type = castTypeOf(words);
-      Value value = inner();
-      return type ? convert(value, *type) : Value{};
-    }
-    // A name, perhaps qualified (`::CU_TENSOR_MAP_SWIZZLE_128B`, `std::uint32_t`).
-    std::string last;
-    std::string joined;
-    bool qualified = false;
-    if (accept("::")) qualified = true;
-    while (true) {
-      if (atEnd() || items_[at_].kind != cuda::TokenKind::Identifier) {
-        failed_ = true;
-        return std::nullopt;
-      }
-      last = items_[at_].spelling;
-      if (!joined.empty()) joined += "::";
-      joined += last;
-      ++at_;
-      if (peek() == "::") {
-        ++at_;
-        qualified = true;
-        continue;
-      }
-      break;
-    }
-    if (peek() == "(" || peek() == "{") {
-      // A functional cast (`cuuint32_t(2)`, `uint64_t{M}`) or a call, whose value is unknown.
-      std::optional<IntegerType> integer = integerTypeNamed(joined);
-      if (integer || isCudaEnumType(last)) {
-        Value value = inner();
-        return integer && value ? convertTo(*value, *integer) : value;
-      }
-      skipGroup();
-      return std::nullopt;
-    }
-    if (std::optional<std::int64_t> enumerator = cudaEnumerator(last)) return enumerator;
-    if (qualified) return std::nullopt;
-    if (peek() == "[") {
-      Value index = inner();
-      std::optional<ConstantArray> array = evaluator_.arrayFor(last, useSite_, depth_ + 1);
-      if (!index || !array || *index < 0 || static_cast<std::size_t>(*index) >= array->elements.size()) return std::nullopt;
-      return array->elements[static_cast<std::size_t>(*index)].value;
-    }
-    return evaluator_.valueOfName(last, useSite_, depth_ + 1);
-  }
-
-  const ArgumentEvaluator& evaluator_;
-  std::vector<Item> items_;
-  std::vector<std::size_t> partners_;
-  std::size_t at_ = 0;
-  std::uint32_t useSite_;
-  int depth_;
-  int nesting_ = 0;
-  bool failed_ = false;
-};
 
 // ---------------------------------------------------------------------------------------------
 // Declarations
@@ -640,6 +93,24 @@ struct ArgumentEvaluator::Declaration {
   std::uint32_t end = kNone;  // The `;` or `,` after the declarator.
 };
 
+// The names of an expression as C++ scopes them at one position of the host code.
+class ArgumentEvaluator::ScopeNames : public NameResolver {
+ public:
+  ScopeNames(const ArgumentEvaluator& evaluator, std::uint32_t useSite) : evaluator_(evaluator), useSite_(useSite) {}
+  std::optional<std::int64_t> valueOf(std::string_view name, int depth) const override {
+    return evaluator_.valueOfName(name, useSite_, depth);
+  }
+  std::optional<std::int64_t> elementOf(std::string_view name, std::int64_t index, int depth) const override {
+    std::optional<ConstantArray> array = evaluator_.arrayFor(name, useSite_, depth);
+    if (!array || index < 0 || static_cast<std::size_t>(index) >= array->elements.size()) return std::nullopt;
+    return array->elements[static_cast<std::size_t>(index)].value;
+  }
+
+ private:
+  const ArgumentEvaluator& evaluator_;
+  std::uint32_t useSite_;
+};
+
 ArgumentEvaluator::ArgumentEvaluator(const HostTokens& tokens, std::vector<std::uint32_t> arrayArgumentUses)
     : tokens_(tokens), arrayArgumentUses_(std::move(arrayArgumentUses)) {
   std::sort(arrayArgumentUses_.begin(), arrayArgumentUses_.end());
@@ -649,37 +120,42 @@ std::optional<std::int64_t> ArgumentEvaluator::valueOf(std::uint32_t begin, std:
   return valueOfPositions(begin, end, 0);
 }
 
-std::optional<std::int64_t> ArgumentEvaluator::valueOfPositions(std::uint32_t begin, std::uint32_t end, int depth) const {
+std::optional<std::int64_t> ArgumentEvaluator::valueOfPositions(std::uint32_t begin, std::uint32_t end,
+                                                                int depth) const {
   if (end <= begin || end > tokens_.size()) return std::nullopt;
-  std::vector<Item> items;
-  items.reserve(end - begin);
+  std::vector<ExpressionToken> expression;
+  expression.reserve(end - begin);
   for (std::uint32_t p = begin; p < end; ++p)
-    items.push_back({std::string(tokens_.spelling(p)), tokens_.source().tokens()[tokens_.rawIndex(p)].kind});
-  return ExpressionParser(*this, std::move(items), begin, depth).parseAll();
+    expression.push_back({std::string(tokens_.spelling(p)), tokens_.source().tokens()[tokens_.rawIndex(p)].kind});
+  return evaluateConstantExpression(std::move(expression), ScopeNames(*this, begin), depth);
 }
 
-std::optional<std::int64_t> ArgumentEvaluator::valueOfName(std::string_view name, std::uint32_t useSite, int depth) const {
+std::optional<std::int64_t> ArgumentEvaluator::valueOfName(std::string_view name, std::uint32_t useSite,
+                                                           int depth) const {
   if (depth > kMaxDepth) return std::nullopt;
   if (auto enumerator = cudaEnumerator(name)) return enumerator;
   // The preprocessor runs first: a macro of the file wins over any declaration.
   if (const cuda::MacroDefinition* macro = tokens_.view().macroAt(name, tokens_.rawIndex(useSite))) {
-    if (macro->functionLike || macro->defined != cuda::Truth::True || macro->bodyEnd <= macro->bodyBegin) return std::nullopt;
-    std::vector<Item> items;
+    if (macro->functionLike || macro->defined != cuda::Truth::True || macro->bodyEnd <= macro->bodyBegin)
+      return std::nullopt;
+    std::vector<ExpressionToken> body;
     for (std::uint32_t raw = macro->bodyBegin; raw < macro->bodyEnd; ++raw) {
       const cuda::Token& token = tokens_.source().tokens()[raw];
-      items.push_back({tokens_.source().spelling(token), token.kind});
+      body.push_back({tokens_.source().spelling(token), token.kind});
     }
-    return ExpressionParser(*this, std::move(items), useSite, depth + 1).parseAll();
+    // The body's names are looked up where the macro is used.
+    return evaluateConstantExpression(std::move(body), ScopeNames(*this, useSite), depth + 1);
   }
   std::optional<Declaration> declaration = declarationOf(name, useSite);
   if (!declaration || declaration->kind != Declaration::Kind::Scalar || !declaration->isConst) return std::nullopt;
   // The initializer's names are those in scope where it is written.
-  Value value = valueOfPositions(declaration->initBegin, declaration->initEnd, depth + 1);
+  std::optional<std::int64_t> value = valueOfPositions(declaration->initBegin, declaration->initEnd, depth + 1);
   if (value && declaration->type) return convertTo(*value, *declaration->type);
   return value;
 }
 
-std::optional<ConstantArray> ArgumentEvaluator::arrayFor(std::string_view name, std::uint32_t useSite, int depth) const {
+std::optional<ConstantArray> ArgumentEvaluator::arrayFor(std::string_view name, std::uint32_t useSite,
+                                                         int depth) const {
   if (depth > kMaxDepth) return std::nullopt;
   std::optional<Declaration> declaration = declarationOf(name, useSite);
   if (!declaration || declaration->kind != Declaration::Kind::Array) return std::nullopt;
@@ -710,7 +186,7 @@ std::optional<ConstantArray> ArgumentEvaluator::arrayFor(std::string_view name, 
     elementBegin = p + 1;
   }
   if (declaration->countEnd > declaration->countBegin) {
-    Value count = valueOfPositions(declaration->countBegin, declaration->countEnd, depth + 1);
+    std::optional<std::int64_t> count = valueOfPositions(declaration->countBegin, declaration->countEnd, depth + 1);
     if (count) {
       if (*count < static_cast<std::int64_t>(array.elements.size()) || *count > 64) return std::nullopt;
       // The elements the initializer leaves out are zero.
@@ -751,15 +227,66 @@ std::optional<ArgumentEvaluator::Declaration> ArgumentEvaluator::declarationOf(s
       p = open;
       continue;
     }
+    if (tokens_.is(p, "{")) {
+      if (mayHideMembers(p, name, useSite)) return std::nullopt;
+      continue;
+    }
     if (!tokens_.isIdentifier(p) || tokens_.spelling(p) != name || p == 0) continue;
-    std::string_view before = tokens_.spelling(p - 1);
-    bool declaratorStart = tokens_.isIdentifier(p - 1) ? !isExpressionKeyword(before)
-                                                         : isPointerOperator(before) || before == ">" || before == ">>" ||
-                                                               before == ",";
-    if (!declaratorStart) continue;
-    if (std::optional<Declaration> declaration = parseDeclaration(p)) return declaration;
+    if (isStructuredBinding(p)) return Declaration{};
+    if (!startsDeclarator(p)) continue;
+    if (std::optional<Declaration> declaration = parseDeclaration(p, useSite)) return declaration;
   }
   return std::nullopt;
+}
+
+bool ArgumentEvaluator::startsDeclarator(std::uint32_t position) const {
+  std::string_view before = tokens_.spelling(position - 1);
+  if (tokens_.isIdentifier(position - 1)) return !isExpressionKeyword(before);
+  return isPointerOperator(before) || before == ">" || before == ">>" || before == ",";
+}
+
+bool ArgumentEvaluator::isStructuredBinding(std::uint32_t position) const {
+  // `auto [W, H] = shape;`, `const auto& [W, H] = ...`.
+  std::uint32_t q = position;
+  while (q > 0 && (tokens_.isIdentifier(q) || tokens_.is(q, ","))) --q;
+  if (!tokens_.is(q, "[") || q == 0) return false;
+  return tokens_.is(q - 1, "auto") || tokens_.is(q - 1, "&") || tokens_.is(q - 1, "&&");
+}
+
+bool ArgumentEvaluator::mayHideMembers(std::uint32_t open, std::string_view name, std::uint32_t useSite) const {
+  // Leaving the scope that `open` starts. Class members are in scope in a member function
+  // defined outside its class (`void Gemm::encode() {`), in the members of a class with base
+  // classes, and in a class body before their declaration: the walk cannot see those, so a
+  // name there may not be the outer one it would find next.
+  std::uint32_t b = open;
+  while (b > 0 && (tokens_.is(b - 1, "const") || tokens_.is(b - 1, "noexcept") || tokens_.is(b - 1, "override") ||
+                   tokens_.is(b - 1, "final") || tokens_.is(b - 1, "&") || tokens_.is(b - 1, "&&")))
+    --b;
+  if (b > 0 && tokens_.is(b - 1, ")")) {
+    std::uint32_t parameters = tokens_.partner(b - 1);
+    return parameters == kNone ||
+           (parameters >= 2 && tokens_.isIdentifier(parameters - 1) && tokens_.is(parameters - 2, "::"));
+  }
+  bool isClass = false;
+  bool hasBases = false;
+  for (std::uint32_t q = open; q > 0 && open - q < 64;) {
+    --q;
+    std::string_view s = tokens_.spelling(q);
+    if (s == ";" || s == "{" || s == "}" || s == ")" || s == "=") break;
+    if (s == ":") hasBases = true;
+    if ((s == "struct" || s == "class" || s == "union") && !(q > 0 && tokens_.is(q - 1, "enum"))) {
+      isClass = true;
+      break;
+    }
+  }
+  if (!isClass) return false;
+  if (hasBases) return true;
+  std::uint32_t close = tokens_.partner(open);
+  if (close == kNone) return true;
+  for (std::uint32_t q = useSite + 1; q < close; ++q) {
+    if (tokens_.isIdentifier(q) && tokens_.spelling(q) == name && startsDeclarator(q)) return true;
+  }
+  return false;
 }
 
 std::optional<ArgumentEvaluator::Declaration> ArgumentEvaluator::enumeratorIn(std::uint32_t open,
@@ -803,10 +330,14 @@ std::optional<ArgumentEvaluator::Declaration> ArgumentEvaluator::enumeratorIn(st
   return std::nullopt;
 }
 
-std::optional<ArgumentEvaluator::Declaration> ArgumentEvaluator::parseDeclaration(std::uint32_t namePosition) const {
-  // The statement's start: after the `;`, `{`, `}` or `:` before it. An unmatched `(` or `[`
-  // means a parameter, a for-init or a condition: a declaration, but of no constant we read.
+std::optional<ArgumentEvaluator::Declaration> ArgumentEvaluator::parseDeclaration(std::uint32_t namePosition,
+                                                                                  std::uint32_t useSite) const {
+  // The statement's start: after the `;`, `{`, `}` or `:` before it. An unmatched `(` or `[`,
+  // or `template <`, means a parameter, a for-init or a condition, which starts after the
+  // nearest comma: a declaration, but of no constant we read.
   std::uint32_t start = namePosition;
+  std::uint32_t nearestComma = kNone;
+  std::uint32_t listOpen = kNone;
   bool inParentheses = false;
   while (start > 0) {
     std::uint32_t q = start - 1;
@@ -817,12 +348,15 @@ std::optional<ArgumentEvaluator::Declaration> ArgumentEvaluator::parseDeclaratio
       start = tokens_.partner(q);
       continue;
     }
-    if (s == "(" || s == "[") {
+    if (s == "(" || s == "[" || (s == "<" && q > 0 && tokens_.is(q - 1, "template"))) {
       inParentheses = true;
+      listOpen = q;
       break;
     }
+    if (s == "," && nearestComma == kNone) nearestComma = q;
     start = q;
   }
+  if (inParentheses && nearestComma != kNone) start = nearestComma + 1;
 
   // Specifiers, then the first declarator's name.
   Declaration declaration;
@@ -890,6 +424,14 @@ std::optional<ArgumentEvaluator::Declaration> ArgumentEvaluator::parseDeclaratio
   }
   // The first declarator's name is the last identifier of that run; what came before it is the type.
   if (lastIdentifier == kNone || !sawType) return std::nullopt;
+  if (inParentheses) {
+    // A parameter (of a function or template) or a for-init variable: it hides outer names
+    // where it is in scope.
+    if (lastIdentifier != namePosition || !inScopeOfList(listOpen, useSite)) return std::nullopt;
+    Declaration parameter;
+    parameter.name = namePosition;
+    return parameter;
+  }
   for (std::uint32_t q = start; q < lastIdentifier; ++q) {
     if (!tokens_.isIdentifier(q)) continue;
     std::string_view word = tokens_.spelling(q);
@@ -948,11 +490,11 @@ std::optional<ArgumentEvaluator::Declaration> ArgumentEvaluator::parseDeclaratio
       initBegin = open + 1;
       initEnd = tokens_.partner(open);
     }
-    if (!tokens_.is(a, ",") && !tokens_.is(a, ";") && !(inParentheses && tokens_.is(a, ")"))) return std::nullopt;
+    if (!tokens_.is(a, ",") && !tokens_.is(a, ";")) return std::nullopt;
     if (name == namePosition) {
       declaration.name = name;
       declaration.end = a;
-      bool readable = !disqualified && !pointer && !other && !inParentheses;
+      bool readable = !disqualified && !pointer && !other;
       if (readable && isArray && open != kNone && !declaration.stdArray) {
         declaration.kind = Declaration::Kind::Array;
         declaration.countBegin = countBegin;
@@ -980,6 +522,40 @@ std::optional<ArgumentEvaluator::Declaration> ArgumentEvaluator::parseDeclaratio
   }
 }
 
+bool ArgumentEvaluator::inScopeOfList(std::uint32_t open, std::uint32_t useSite) const {
+  // The list's end: `)`/`]` by bracket, a template's `>` by counting angles.
+  std::uint32_t close = kNone;
+  if (tokens_.is(open, "<")) {
+    int angle = 0;
+    for (std::uint32_t q = open; q < tokens_.size(); ++q) {
+      std::string_view t = tokens_.spelling(q);
+      if (t == ";" || t == "{" || t == "}") return true;
+      if (t == "<") ++angle;
+      if (t == ">") --angle;
+      if (t == ">>") angle -= 2;
+      if (angle <= 0) {
+        close = q;
+        break;
+      }
+    }
+  } else {
+    close = tokens_.partner(open);
+  }
+  if (close == kNone || useSite <= close) return true;
+  // Its scope runs through the body or statement that follows (a function's or lambda's body,
+  // a template's declaration, a for statement).
+  for (std::uint32_t q = close + 1; q < tokens_.size(); ++q) {
+    if (tokens_.is(q, "(") || tokens_.is(q, "[")) {
+      if (tokens_.partner(q) == kNone) return true;
+      q = tokens_.partner(q);
+      continue;
+    }
+    if (tokens_.is(q, "{")) return tokens_.partner(q) == kNone || useSite < tokens_.partner(q);
+    if (tokens_.is(q, ";") || tokens_.is(q, "}")) return useSite < q;
+  }
+  return true;
+}
+
 std::uint32_t ArgumentEvaluator::enclosingOpenBrace(std::uint32_t position) const {
   std::uint32_t p = position;
   while (p > 0) {
@@ -999,8 +575,8 @@ bool ArgumentEvaluator::isInsideFunction(std::uint32_t position) const {
     if (open == 0) return false;
     std::string_view before = tokens_.spelling(open - 1);
     // A function body, lambda or control statement: `) {`, `) const {`, `else {`, `[&] {`.
-    static constexpr std::string_view kBodyAfter[] = {")", "]", "const", "noexcept", "override", "final",
-                                                      "mutable", "else", "do", "try"};
+    static constexpr std::string_view kBodyAfter[] = {")",     "]",       "const", "noexcept", "override",
+                                                      "final", "mutable", "else",  "do",       "try"};
     if (std::find(std::begin(kBodyAfter), std::end(kBodyAfter), before) != std::end(kBodyAfter)) return true;
   }
   return false;
@@ -1010,6 +586,13 @@ bool ArgumentEvaluator::changedAfter(const Declaration& declaration) const {
   // A non-const array keeps its initializer only where every later mention of it, to the end
   // of its block, is one of the checked calls' array arguments. Outside functions anything in
   // the program may write it.
+  if (auto known = changed_.find(declaration.name); known != changed_.end()) return known->second;
+  bool changed = changedAfterScan(declaration);
+  changed_.emplace(declaration.name, changed);
+  return changed;
+}
+
+bool ArgumentEvaluator::changedAfterScan(const Declaration& declaration) const {
   if (!isInsideFunction(declaration.name)) return true;
   std::uint32_t open = enclosingOpenBrace(declaration.name);
   std::uint32_t close = open == kNone ? kNone : tokens_.partner(open);

@@ -8,7 +8,9 @@
 // from the use, skipping blocks that have closed, so that a parameter or a local of the same
 // name hides an outer constant. Anything else — a parameter, a non-const scalar, a function
 // call, a template argument, an array that the code may write before or after the call — has
-// no value, and the rules stay quiet about it: a wrong value would be a false alarm.
+// no value, and the rules stay quiet about it: a wrong value would be a false alarm. The
+// expressions themselves are ConstantExpression's to evaluate; this file says what their names
+// and the arrays mean.
 //
 // Host code is what the host compilation sees: tokens outside directives whose `#if`
 // conditions are not false for the host (no __CUDA_ARCH__), evaluated by the caller.
@@ -20,11 +22,13 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "cuda/CppLexer.h"
 #include "cuda/Preprocessor.h"
 #include "diag/Diagnostic.h"
+#include "host_api/ConstantExpression.h"
 
 namespace ptx::host {
 
@@ -45,7 +49,6 @@ class HostTokens {
     return position < size() && spellings_[position] == spelling;
   }
   bool isIdentifier(std::uint32_t position) const;
-  bool isNumber(std::uint32_t position) const;
   ByteRange range(std::uint32_t position) const;
   // From the first byte of `begin` to the last of `end - 1`; empty at `begin` when end <= begin.
   ByteRange range(std::uint32_t begin, std::uint32_t end) const;
@@ -92,31 +95,29 @@ class ArgumentEvaluator {
   static std::uint32_t arrayNameOf(const HostTokens& tokens, std::uint32_t begin, std::uint32_t end);
 
  private:
-  friend class ExpressionParser;
   struct Declaration;
+  class ScopeNames;
 
   std::optional<std::int64_t> valueOfPositions(std::uint32_t begin, std::uint32_t end, int depth) const;
   std::optional<std::int64_t> valueOfName(std::string_view name, std::uint32_t useSite, int depth) const;
   std::optional<ConstantArray> arrayFor(std::string_view name, std::uint32_t useSite, int depth) const;
   std::optional<Declaration> declarationOf(std::string_view name, std::uint32_t useSite) const;
+  bool startsDeclarator(std::uint32_t position) const;
+  bool isStructuredBinding(std::uint32_t position) const;
+  bool mayHideMembers(std::uint32_t open, std::string_view name, std::uint32_t useSite) const;
   std::optional<Declaration> enumeratorIn(std::uint32_t open, std::string_view name) const;
-  std::optional<Declaration> parseDeclaration(std::uint32_t namePosition) const;
+  std::optional<Declaration> parseDeclaration(std::uint32_t namePosition, std::uint32_t useSite) const;
+  bool inScopeOfList(std::uint32_t open, std::uint32_t useSite) const;
   std::uint32_t enclosingOpenBrace(std::uint32_t position) const;
   bool isInsideFunction(std::uint32_t position) const;
   bool changedAfter(const Declaration& declaration) const;
+  bool changedAfterScan(const Declaration& declaration) const;
 
   const HostTokens& tokens_;
   std::vector<std::uint32_t> arrayArgumentUses_;  // Sorted.
+  // changedAfter's answers by declared name's position: an array passed to many calls is
+  // scanned for once.
+  mutable std::unordered_map<std::uint32_t, bool> changed_;
 };
-
-// Integer types by spelling (`cuuint32_t`, `unsigned int`, `std::uint64_t`): bits and sign.
-struct IntegerType {
-  unsigned bits = 0;
-  bool isSigned = false;
-};
-std::optional<IntegerType> integerTypeNamed(std::string_view spelling);
-
-// `value` converted to `type` as C++ converts integers; nullopt when that needs more than 64 bits.
-std::optional<std::int64_t> convertTo(std::int64_t value, IntegerType type);
 
 }  // namespace ptx::host

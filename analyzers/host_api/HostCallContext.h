@@ -28,8 +28,8 @@ struct ArgumentValue {
 };
 
 struct ArrayArgument {
-  ByteRange range;                     // The argument in the call.
-  bool known = false;                  // An array the file initializes and leaves unchanged.
+  ByteRange range;                      // The argument in the call.
+  bool known = false;                   // An array the file initializes and leaves unchanged.
   std::vector<ArgumentValue> elements;  // Its elements in order (those the initializer shows).
 
   // Element `index`'s value, or null when the file does not show it.
@@ -42,14 +42,12 @@ struct ArrayArgument {
 struct TensorMapCall {
   TensorMapEncoder encoder = TensorMapEncoder::Tiled;
   std::string_view function;  // "cuTensorMapEncodeTiled", or the function pointer's name.
-  ByteRange callee;
-  ByteRange range;
 
-  ArgumentValue dataType, rank, globalAddress, interleave, swizzle, l2Promotion, oobFill;
+  ArgumentValue dataType, rank, globalAddress, interleave, swizzle, oobFill;
   ArrayArgument globalDim, globalStrides, elementStrides;
-  ArrayArgument boxDim;                                        // Tiled only.
-  ArrayArgument pixelBoxLowerCorner, pixelBoxUpperCorner;      // Im2col only.
-  ArgumentValue channelsPerPixel, pixelsPerColumn;             // Im2col only.
+  ArrayArgument boxDim;                                    // Tiled only.
+  ArrayArgument pixelBoxLowerCorner, pixelBoxUpperCorner;  // Im2col only.
+  ArgumentValue channelsPerPixel, pixelsPerColumn;         // Im2col only.
 
   // The encoder as the driver API names it, whatever the call spells.
   std::string_view apiName() const {
@@ -70,11 +68,11 @@ struct TensorMapCall {
 
 // cuda.h's enumerator values the rules compare with.
 namespace tensor_map {
-inline constexpr std::int64_t kInterleaveNone = 0, kInterleave16B = 1, kInterleave32B = 2;
+inline constexpr std::int64_t kInterleaveNone = 0, kInterleave32B = 2;
 inline constexpr std::int64_t kSwizzleNone = 0, kSwizzle32B = 1, kSwizzle64B = 2, kSwizzle128B = 3;
 inline constexpr std::int64_t kSwizzle128BAtom64B = 6;
 inline constexpr std::int64_t kDataTypeUint8 = 0, kDataTypeInt64 = 5;
-inline constexpr std::int64_t kDataType16U4Align16B = 14, kDataType16U6Align16B = 15;
+inline constexpr std::int64_t kDataType16U4Align8B = 13, kDataType16U4Align16B = 14, kDataType16U6Align16B = 15;
 inline constexpr std::int64_t kOobFillNanRequestZeroFma = 1;
 // The enumerator's name for a message ("CU_TENSOR_MAP_SWIZZLE_64B"), or the number.
 std::string swizzleName(std::int64_t value);

@@ -26,7 +26,8 @@ constexpr std::size_t kIm2colArguments = 15;
 // The encoder a `PFN_...` typedef name stands for (`PFN_cuTensorMapEncodeTiled_v12000`,
 // cudaTypedefs.h), if it is one of the two.
 std::optional<TensorMapEncoder> encoderOfTypedef(std::string_view name) {
-  for (auto [function, encoder] : {std::pair{kTiled, TensorMapEncoder::Tiled}, std::pair{kIm2col, TensorMapEncoder::Im2col}}) {
+  for (auto [function, encoder] :
+       {std::pair{kTiled, TensorMapEncoder::Tiled}, std::pair{kIm2col, TensorMapEncoder::Im2col}}) {
     std::string prefix = concat({"PFN_", function});
     if (name == prefix || (name.starts_with(prefix) && name.substr(prefix.size()).starts_with("_v"))) return encoder;
   }
@@ -66,7 +67,6 @@ std::vector<Alias> functionPointers(const HostTokens& tokens) {
 struct FoundCall {
   TensorMapEncoder encoder;
   std::uint32_t callee;
-  std::uint32_t close;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> arguments;  // Positions [begin, end).
 };
 
@@ -92,7 +92,7 @@ std::vector<FoundCall> findCalls(const HostTokens& tokens, const std::vector<Ali
     }
     std::uint32_t close = tokens.partner(p + 1);
     if (close == kNone) continue;
-    FoundCall call{*encoder, p, close, {}};
+    FoundCall call{*encoder, p, {}};
     std::uint32_t begin = p + 2;
     for (std::uint32_t q = p + 2; q <= close; ++q) {
       if (q < close && (tokens.is(q, "(") || tokens.is(q, "[") || tokens.is(q, "{"))) {
@@ -107,7 +107,8 @@ std::vector<FoundCall> findCalls(const HostTokens& tokens, const std::vector<Ali
     }
     std::size_t expected = *encoder == TensorMapEncoder::Tiled ? kTiledArguments : kIm2colArguments;
     if (call.arguments.size() != expected) continue;
-    bool empty = std::any_of(call.arguments.begin(), call.arguments.end(), [](const auto& a) { return a.second <= a.first; });
+    bool empty =
+        std::any_of(call.arguments.begin(), call.arguments.end(), [](const auto& a) { return a.second <= a.first; });
     if (!empty) calls.push_back(std::move(call));
   }
   return calls;
@@ -123,7 +124,8 @@ enum class ElementType : std::uint8_t { U64, U32, Int };
 
 ArgumentValue scalarArgument(const ArgumentEvaluator& evaluator, const HostTokens& tokens,
                              std::pair<std::uint32_t, std::uint32_t> argument, std::optional<host::IntegerType> type) {
-  ArgumentValue value{evaluator.valueOf(argument.first, argument.second), tokens.range(argument.first, argument.second)};
+  ArgumentValue value{evaluator.valueOf(argument.first, argument.second),
+                      tokens.range(argument.first, argument.second)};
   if (value.value && type) value.value = host::convertTo(*value.value, *type);
   return value;
 }
@@ -156,8 +158,6 @@ TensorMapCall evaluateCall(const FoundCall& found, const ArgumentEvaluator& eval
   TensorMapCall call;
   call.encoder = found.encoder;
   call.function = tokens.spelling(found.callee);
-  call.callee = tokens.range(found.callee);
-  call.range = tokens.range(found.callee, found.close + 1);
   const auto& a = found.arguments;
   auto scalar = [&](std::size_t i, std::optional<host::IntegerType> type = std::nullopt) {
     return scalarArgument(evaluator, tokens, a[i], type);
@@ -173,7 +173,6 @@ TensorMapCall evaluateCall(const FoundCall& found, const ArgumentEvaluator& eval
     call.elementStrides = array(7, ElementType::U32);
     call.interleave = scalar(8);
     call.swizzle = scalar(9);
-    call.l2Promotion = scalar(10);
     call.oobFill = scalar(11);
   } else {
     call.pixelBoxLowerCorner = array(6, ElementType::Int);
@@ -183,7 +182,6 @@ TensorMapCall evaluateCall(const FoundCall& found, const ArgumentEvaluator& eval
     call.elementStrides = array(10, ElementType::U32);
     call.interleave = scalar(11);
     call.swizzle = scalar(12);
-    call.l2Promotion = scalar(13);
     call.oobFill = scalar(14);
   }
   return call;
@@ -242,14 +240,15 @@ namespace tensor_map {
 
 namespace {
 std::string nameIn(std::span<const std::string_view> names, std::string_view prefix, std::int64_t value) {
-  if (value >= 0 && static_cast<std::size_t>(value) < names.size()) return concat({prefix, names[static_cast<std::size_t>(value)]});
+  if (value >= 0 && static_cast<std::size_t>(value) < names.size())
+    return concat({prefix, names[static_cast<std::size_t>(value)]});
   return std::to_string(value);
 }
 }  // namespace
 
 std::string swizzleName(std::int64_t value) {
-  static constexpr std::string_view kNames[] = {"NONE", "32B", "64B", "128B", "128B_ATOM_32B", "128B_ATOM_32B_FLIP_8B",
-                                                "128B_ATOM_64B"};
+  static constexpr std::string_view kNames[] = {
+      "NONE", "32B", "64B", "128B", "128B_ATOM_32B", "128B_ATOM_32B_FLIP_8B", "128B_ATOM_64B"};
   return nameIn(kNames, "CU_TENSOR_MAP_SWIZZLE_", value);
 }
 
@@ -259,10 +258,10 @@ std::string interleaveName(std::int64_t value) {
 }
 
 std::string dataTypeName(std::int64_t value) {
-  static constexpr std::string_view kNames[] = {"UINT8",   "UINT16",   "UINT32",      "INT32",        "UINT64",
-                                                "INT64",   "FLOAT16",  "FLOAT32",     "FLOAT64",      "BFLOAT16",
-                                                "FLOAT32_FTZ", "TFLOAT32", "TFLOAT32_FTZ", "16U4_ALIGN8B", "16U4_ALIGN16B",
-                                                "16U6_ALIGN16B"};
+  static constexpr std::string_view kNames[] = {"UINT8",        "UINT16",       "UINT32",        "INT32",
+                                                "UINT64",       "INT64",        "FLOAT16",       "FLOAT32",
+                                                "FLOAT64",      "BFLOAT16",     "FLOAT32_FTZ",   "TFLOAT32",
+                                                "TFLOAT32_FTZ", "16U4_ALIGN8B", "16U4_ALIGN16B", "16U6_ALIGN16B"};
   return nameIn(kNames, "CU_TENSOR_MAP_DATA_TYPE_", value);
 }
 
@@ -288,7 +287,8 @@ void HostCallContext::report(RuleCode rule, const TensorMapCall& call, ByteRange
       diagnostic.message = std::move(what);
       break;
   }
-  if (verdict != DriverVerdict::Fails && diagnostic.severity == Severity::Error) diagnostic.severity = Severity::Warning;
+  if (verdict != DriverVerdict::Fails && diagnostic.severity == Severity::Error)
+    diagnostic.severity = Severity::Warning;
   diagnostic.related = std::move(related);
   out.push_back(std::move(diagnostic));
 }
@@ -298,8 +298,8 @@ RelatedInformation passedAs(const ArrayArgument& argument, std::string_view para
 }
 
 void checkHostCalls(std::string_view text, const cuda::LexedSource& source,
-                    std::span<const std::pair<std::string, std::string>> hostEnvironment, const CudaLintOptions& options,
-                    std::vector<Diagnostic>& out) {
+                    std::span<const std::pair<std::string, std::string>> hostEnvironment,
+                    const CudaLintOptions& options, std::vector<Diagnostic>& out) {
   if (!namesAnEncoder(source)) return;
   std::vector<std::pair<std::string, std::string>> macros(hostEnvironment.begin(), hostEnvironment.end());
   macros.insert(macros.end(), options.defines.begin(), options.defines.end());

@@ -21,7 +21,7 @@ namespace ptx {
 
 // Appends the host-API rules' findings to `out`. Cheap when the file names no encode function.
 void checkHostCalls(std::string_view text, const cuda::LexedSource& source,
-                    std::span<const std::pair<std::string, std::string>> hostEnvironment, const CudaLintOptions& options,
-                    std::vector<Diagnostic>& out);
+                    std::span<const std::pair<std::string, std::string>> hostEnvironment,
+                    const CudaLintOptions& options, std::vector<Diagnostic>& out);
 
 }  // namespace ptx

@@ -32,9 +32,10 @@ void checkTensorMapBoxSize(const HostCallContext& context) {
   for (const TensorMapCall& call : context.calls) {
     if (call.encoder == TensorMapEncoder::Im2col) {
       if (call.channelsPerPixel.value && *call.channelsPerPixel.value > 256)
-        context.report("TMA004", call, call.channelsPerPixel.range,
-                       concat({"channelsPerPixel is ", std::to_string(*call.channelsPerPixel.value), ", more than 256"}),
-                       DriverVerdict::Documented);
+        context.report(
+            "TMA004", call, call.channelsPerPixel.range,
+            concat({"channelsPerPixel is ", std::to_string(*call.channelsPerPixel.value), ", more than 256"}),
+            DriverVerdict::Documented);
       if (call.pixelsPerColumn.value && *call.pixelsPerColumn.value > 1024)
         context.report("TMA004", call, call.pixelsPerColumn.range,
                        concat({"pixelsPerColumn is ", std::to_string(*call.pixelsPerColumn.value), ", more than 1024"}),

@@ -42,9 +42,10 @@ void checkTensorMapGlobalAddress(const HostCallContext& context) {
     }
     if (address % 32 == 0) continue;
     if (call.interleave.value && *call.interleave.value == kInterleave32B) {
-      context.report("TMA008", call, call.globalAddress.range,
-                     concat({"globalAddress ", spelled, " is not 32-byte aligned, as CU_TENSOR_MAP_INTERLEAVE_32B needs"}),
-                     DriverVerdict::Documented, {{call.interleave.range, "the 32-byte interleave"}});
+      context.report(
+          "TMA008", call, call.globalAddress.range,
+          concat({"globalAddress ", spelled, " is not 32-byte aligned, as CU_TENSOR_MAP_INTERLEAVE_32B needs"}),
+          DriverVerdict::Documented, {{call.interleave.range, "the 32-byte interleave"}});
     } else if (call.dataType.value &&
                (*call.dataType.value == kDataType16U4Align16B || *call.dataType.value == kDataType16U6Align16B)) {
       context.report("TMA008", call, call.globalAddress.range,

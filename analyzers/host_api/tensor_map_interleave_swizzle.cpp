@@ -33,7 +33,8 @@ void checkTensorMapInterleaveSwizzle(const HostCallContext& context) {
       std::vector<RelatedInformation> related{{call.interleave.range, "the 32-byte interleave"}};
       if (call.encoder == TensorMapEncoder::Tiled && swizzle == kSwizzle64B) {
         context.report("TMA007", call, call.swizzle.range,
-                       concat({swizzleName(swizzle), " with CU_TENSOR_MAP_INTERLEAVE_32B: the CUDA driver API "
+                       concat({swizzleName(swizzle),
+                               " with CU_TENSOR_MAP_INTERLEAVE_32B: the CUDA driver API "
                                "documentation requires CU_TENSOR_MAP_SWIZZLE_32B (driver 580 accepts it; another "
                                "driver may return CUDA_ERROR_INVALID_VALUE)"}),
                        DriverVerdict::Accepted, related);
@@ -46,7 +47,8 @@ void checkTensorMapInterleaveSwizzle(const HostCallContext& context) {
     }
     if (interleave != kInterleaveNone && call.dataType.value && *call.dataType.value == kDataType16U6Align16B) {
       context.report("TMA007", call, call.interleave.range,
-                     concat({interleaveName(interleave), " with CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B, which requires "
+                     concat({interleaveName(interleave),
+                             " with CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B, which requires "
                              "CU_TENSOR_MAP_INTERLEAVE_NONE"}),
                      DriverVerdict::Documented, {{call.dataType.range, "the packed data type"}});
     }

@@ -28,7 +28,7 @@ void checkTensorMapNanFillType(const HostCallContext& context) {
     if (!call.oobFill.value || *call.oobFill.value != kOobFillNanRequestZeroFma || !call.dataType.value) continue;
     std::int64_t type = *call.dataType.value;
     bool integer = type >= kDataTypeUint8 && type <= kDataTypeInt64;
-    bool packed = type >= 13 && type <= kDataType16U6Align16B;
+    bool packed = type >= kDataType16U4Align8B && type <= kDataType16U6Align16B;
     if (!integer && !packed) continue;
     bool confirmed = call.encoder == TensorMapEncoder::Tiled && type == kDataTypeUint8;
     context.report("TMA009", call, call.oobFill.range,

@@ -46,11 +46,12 @@ void checkTensorMapRank(const HostCallContext& context) {
                      DriverVerdict::Documented);
     } else if (call.interleave.value && *call.interleave.value != kInterleaveNone && rank < 3) {
       std::string interleave = interleaveName(*call.interleave.value);
-      context.report("TMA001", call, call.rank.range,
-                     concat({"tensorRank is ", spelled, " with ", interleave,
-                             "; an interleaved layout needs at least 3 dimensions"}),
-                     tiled && *call.interleave.value == kInterleave32B ? DriverVerdict::Fails : DriverVerdict::Documented,
-                     {{call.interleave.range, "the interleaved layout"}});
+      context.report(
+          "TMA001", call, call.rank.range,
+          concat(
+              {"tensorRank is ", spelled, " with ", interleave, "; an interleaved layout needs at least 3 dimensions"}),
+          tiled && *call.interleave.value == kInterleave32B ? DriverVerdict::Fails : DriverVerdict::Documented,
+          {{call.interleave.range, "the interleaved layout"}});
     }
   }
 }

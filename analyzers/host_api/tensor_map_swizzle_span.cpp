@@ -32,11 +32,13 @@ void checkTensorMapSwizzleSpan(const HostCallContext& context) {
   using namespace tensor_map;
   for (const TensorMapCall& call : context.calls) {
     if (!call.interleave.value || *call.interleave.value != kInterleaveNone) continue;
-    if (!call.swizzle.value || *call.swizzle.value <= kSwizzleNone || *call.swizzle.value > kSwizzle128BAtom64B) continue;
+    if (!call.swizzle.value || *call.swizzle.value <= kSwizzleNone || *call.swizzle.value > kSwizzle128BAtom64B)
+      continue;
     std::optional<std::int64_t> bytes = call.elementBytes();
     if (!bytes) continue;
     bool tiled = call.encoder == TensorMapEncoder::Tiled;
-    const ArgumentValue* inner = tiled ? call.boxDim.at(0) : (call.channelsPerPixel.value ? &call.channelsPerPixel : nullptr);
+    const ArgumentValue* inner =
+        tiled ? call.boxDim.at(0) : (call.channelsPerPixel.value ? &call.channelsPerPixel : nullptr);
     // Out-of-range boxes are TMA004's.
     if (!inner || *inner->value <= 0 || *inner->value > 256) continue;
     std::int64_t swizzle = *call.swizzle.value;

@@ -65,6 +65,9 @@ struct AsmRuleContext {
   const cuda::LexedSource& source;
   const cuda::DevicePass& pass;
   std::span<const CheckedStatement> statements;
+  // Per statement the pass extracted (FragmentModule::Entry::statement), its index in
+  // `statements`, or UINT32_MAX for one that is not device code.
+  std::span<const std::uint32_t> checkedOfStatement;
   const cuda::FragmentModule& fragments;
   const LintResult& fragmentLint;  // The synthesized module's lint (tree, model, diagnostics).
   std::vector<Diagnostic>& out;
@@ -96,6 +99,11 @@ struct AsmRuleContext {
   // The source bytes of template bytes [begin, end).
   static ByteRange sourceOfTemplate(const CheckedStatement& checked, std::uint32_t begin, std::uint32_t end) {
     return checked.statement->sourceOfTemplate(begin, end);
+  }
+  // The checked statement a fragment function stands for, or null.
+  const CheckedStatement* checkedOf(const cuda::FragmentModule::Entry& entry) const {
+    std::uint32_t index = entry.statement < checkedOfStatement.size() ? checkedOfStatement[entry.statement] : UINT32_MAX;
+    return index == UINT32_MAX ? nullptr : &statements[index];
   }
   // The source of the first `%index` reference inside synthesized-module bytes `within` (an
   // address `[%1+8]` → the `%1`), else of `within` itself.

@@ -2,6 +2,8 @@
 #include "inline_asm/CudaLint.h"
 
 #include <algorithm>
+#include <future>
+#include <memory>
 #include <cctype>
 #include <set>
 #include <tuple>
@@ -80,6 +82,7 @@ std::optional<Diagnostic> mapToSource(const Diagnostic& finding, const cuda::Fra
                                       const std::vector<std::uint32_t>& checkedOfStatement) {
   const cuda::FragmentModule::Entry* entry = fragments.entryAt(finding.range.begin);
   if (!entry) return std::nullopt;
+  if (checkedOfStatement[entry->statement] == UINT32_MAX) return std::nullopt;  // Host code.
   const CheckedStatement& statement = checked[checkedOfStatement[entry->statement]];
   if (statement.substituted.pastedUnknownImmediate && readsValues(finding.rule)) return std::nullopt;
   auto toSource = [&](ByteRange range) {
@@ -194,45 +197,57 @@ void downgradeWhereNotEmitted(std::vector<Diagnostic>& out, const std::vector<Ch
 
 bool hasNulByte(std::string_view text) { return text.find('\0') != std::string_view::npos; }
 
-// Diagnostics of one pass.
-std::vector<Diagnostic> lintPass(std::string_view text, const cuda::LexedSource& source, const cuda::DevicePass& pass,
-                                 std::span<const cuda::DevicePass> passes, SourceOutline& outline,
-                                 const CudaLintOptions& cudaOptions, std::vector<cuda::AsmStatement>& statementsOut) {
-  const LintOptions& options = cudaOptions.lint;
-  cuda::PassView view = cuda::evaluatePass(source, macrosForPass(pass, passes, cudaOptions.defines));
-  std::vector<cuda::AsmStatement> statements = cuda::extractAsmStatements(source, view);
-  outline.setPass(view);
+// One pass's work that needs no C++ structure: its preprocessing, its statements and the lint
+// of their templates. It runs while the CUDA grammar parses the text.
+struct PassWork {
+  const cuda::DevicePass* pass = nullptr;
+  cuda::PassView view;
+  std::vector<cuda::AsmStatement> statements;
+  cuda::FragmentModule fragments;
+  LintResult fragmentLint;
+};
 
-  // Statements in functions the device never compiles (host-only) are not PTX.
-  std::vector<CheckedStatement> checked;
-  std::vector<std::uint32_t> checkedOfStatement(statements.size(), UINT32_MAX);
-  std::vector<cuda::AsmStatement> kept;
-  kept.reserve(statements.size());
-  std::vector<StatementPlacement> placements;
-  for (cuda::AsmStatement& statement : statements) {
+PassWork preparePass(const cuda::LexedSource& source, const cuda::DevicePass& pass, std::span<const cuda::DevicePass> passes,
+                     const CudaLintOptions& cudaOptions) {
+  PassWork work;
+  work.pass = &pass;
+  work.view = cuda::evaluatePass(source, macrosForPass(pass, passes, cudaOptions.defines));
+  for (cuda::AsmStatement& statement : cuda::extractAsmStatements(source, work.view)) {
     if (const auto& only = cudaOptions.onlyStatementsIn;
         only && (statement.keyword.begin < only->begin || statement.keyword.begin >= only->end))
       continue;
     // A macro body under conditions we cannot decide may be another target's asm (x86, ARM).
     if (statement.macroName && statement.activity != Truth::True) continue;
-    StatementPlacement placement = outline.placementOf(statement);
-    if (placement.isHostOnly) continue;
-    kept.push_back(std::move(statement));
-    placements.push_back(std::move(placement));
+    work.statements.push_back(std::move(statement));
   }
-  statementsOut = kept;
+  work.fragments = cuda::buildFragmentModule(work.statements, pass.ptxTarget(), kPtxVersion);
+  work.fragmentLint = lintText(work.fragments.text, fragmentLintOptions(cudaOptions.lint));
+  return work;
+}
 
-  cuda::FragmentModule fragments = cuda::buildFragmentModule(statementsOut, pass.ptxTarget(), kPtxVersion);
-  LintResult fragmentLint = lintText(fragments.text, fragmentLintOptions(options));
+// The pass's diagnostics, once the outline says where each statement sits. `statementsOut`
+// receives the statements that are device code.
+std::vector<Diagnostic> checkPass(std::string_view text, const cuda::LexedSource& source, PassWork& work,
+                                  SourceOutline& outline, const LintOptions& options,
+                                  std::vector<cuda::AsmStatement>& statementsOut) {
+  outline.setPass(work.view);
+  const cuda::FragmentModule& fragments = work.fragments;
+  const LintResult& fragmentLint = work.fragmentLint;
 
-  checked.resize(statementsOut.size());
-  for (std::uint32_t s = 0; s < statementsOut.size(); ++s) {
-    checked[s].statement = &statementsOut[s];
-    checked[s].placement = std::move(placements[s]);
-    checkedOfStatement[s] = s;
+  // Statements in functions the device never compiles (host-only) are not PTX.
+  std::vector<CheckedStatement> checked;
+  std::vector<std::uint32_t> checkedOfStatement(work.statements.size(), UINT32_MAX);
+  for (std::uint32_t s = 0; s < work.statements.size(); ++s) {
+    StatementPlacement placement = outline.placementOf(work.statements[s]);
+    if (placement.isHostOnly) continue;
+    checkedOfStatement[s] = static_cast<std::uint32_t>(checked.size());
+    CheckedStatement& c = checked.emplace_back();
+    c.statement = &work.statements[s];
+    c.placement = std::move(placement);
   }
   for (const cuda::FragmentModule::Entry& entry : fragments.entries) {
-    CheckedStatement& c = checked[entry.statement];
+    if (checkedOfStatement[entry.statement] == UINT32_MAX) continue;
+    CheckedStatement& c = checked[checkedOfStatement[entry.statement]];
     c.entry = &entry;
     c.substituted = entry.substituted;
   }
@@ -250,7 +265,8 @@ std::vector<Diagnostic> lintPass(std::string_view text, const cuda::LexedSource&
       while (next < fragments.entries.size() && fragments.entries[next].bodyEnd < scope.begin) ++next;
       if (next < fragments.entries.size() && scope.begin <= fragments.entries[next].bodyBegin &&
           fragments.entries[next].bodyEnd <= scope.end) {
-        checked[fragments.entries[next].statement].fragmentFunction = f;
+        std::uint32_t index = checkedOfStatement[fragments.entries[next].statement];
+        if (index != UINT32_MAX) checked[index].fragmentFunction = f;
         ++next;
       }
     }
@@ -263,11 +279,13 @@ std::vector<Diagnostic> lintPass(std::string_view text, const cuda::LexedSource&
     if (auto mapped = mapToSource(finding, fragments, checked, checkedOfStatement)) out.push_back(std::move(*mapped));
   }
 
-  AsmRuleContext context{text, source, pass, checked, fragments, fragmentLint, out};
+  AsmRuleContext context{text, source, *work.pass, checked, checkedOfStatement, fragments, fragmentLint, out};
   for (const AsmRuleEntry& rule : kAsmRules) {
     if (asmRuleRuns(rule, options)) rule.check(context);
   }
-  downgradeWhereNotEmitted(out, checked, source, view);
+  downgradeWhereNotEmitted(out, checked, source, work.view);
+  for (std::uint32_t s = 0; s < work.statements.size(); ++s)
+    if (checkedOfStatement[s] != UINT32_MAX) statementsOut.push_back(work.statements[s]);
   return out;
 }
 
@@ -316,13 +334,23 @@ CudaLintResult lintCudaText(std::string_view text, const CudaLintOptions& option
 
   cuda::LexedSource source(text);
   result.passes = options.passes.empty() ? cuda::defaultPasses(cuda::guardArchitectures(source)) : options.passes;
-  SourceOutline outline(text, source, result.passes, options.tree);
+  // The CUDA grammar's parse (the outline) is the larger half of the work and the passes need it
+  // only to place their statements: with a thread to spare, it runs beside them.
+  auto makeOutline = [&] { return std::make_unique<SourceOutline>(text, source, result.passes, options.tree); };
+  std::future<std::unique_ptr<SourceOutline>> outlineFuture;
+  std::unique_ptr<SourceOutline> outline;
+  if (options.lint.threads != 1 && options.tree == nullptr) outlineFuture = std::async(std::launch::async, makeOutline);
+  else outline = makeOutline();
+  std::vector<PassWork> work;
+  work.reserve(result.passes.size());
+  for (const cuda::DevicePass& pass : result.passes) work.push_back(preparePass(source, pass, result.passes, options));
+  if (outlineFuture.valid()) outline = outlineFuture.get();
 
   std::set<std::tuple<std::uint32_t, std::uint32_t, std::string, std::string>> seen;
   std::set<std::uint32_t> statementsSeen, opaqueSeen;
-  for (const cuda::DevicePass& pass : result.passes) {
+  for (PassWork& pass : work) {
     std::vector<cuda::AsmStatement> statements;
-    for (Diagnostic& diagnostic : lintPass(text, source, pass, result.passes, outline, options, statements)) {
+    for (Diagnostic& diagnostic : checkPass(text, source, pass, *outline, options.lint, statements)) {
       if (seen.insert({diagnostic.range.begin, diagnostic.range.end, diagnostic.rule, diagnostic.message}).second)
         result.diagnostics.push_back(std::move(diagnostic));
     }

@@ -30,7 +30,9 @@ void checkUnavailableOnDevicePass(const AsmRuleContext& context) {
     if (finding.rule != "ISA003") continue;
     const cuda::FragmentModule::Entry* entry = context.fragments.entryAt(finding.range.begin);
     if (!entry) continue;
-    const CheckedStatement& checked = context.statements[entry->statement];
+    const CheckedStatement* found = context.checkedOf(*entry);
+    if (!found) continue;
+    const CheckedStatement& checked = *found;
     if (checked.statement->activity != cuda::Truth::True || checked.placement.reachedByKernel != cuda::Truth::True)
       continue;
     context.report("ASM013", context.sourceOf(checked, finding.range),

@@ -16,7 +16,8 @@ namespace {
 using cuda::AsmStatement;
 using Entry = cuda::FragmentModule::Entry;
 
-// Joins pieces into one string.
+// Joins pieces into one string. (Spelled out because GCC 12 reports a false -Wrestrict on
+// `"literal" + std::string` at -O3.)
 template <typename... Pieces>
 std::string concat(const Pieces&... pieces) {
   std::string out;
@@ -214,10 +215,10 @@ std::optional<AsmCursor> asmCursorAt(const std::vector<AsmStatement>& statements
     const auto& width = statement.templateSourceWidth;
     std::optional<std::uint32_t> after;
     for (std::uint32_t k = 0; k < source.size(); ++k) {
-      if (source[k] <= offset && offset < source[k] + width[k]) return AsmCursor{&statement, k};
+      if (source[k] <= offset && offset < source[k] + width[k]) return AsmCursor{&statement, k, true};
       if (!after && source[k] + width[k] == offset) after = k + 1;
     }
-    if (after) return AsmCursor{&statement, *after};
+    if (after) return AsmCursor{&statement, *after, false};
   }
   return std::nullopt;
 }
@@ -225,7 +226,7 @@ std::optional<AsmCursor> asmCursorAt(const std::vector<AsmStatement>& statements
 std::optional<HoverResult> asmHoverAt(const std::vector<AsmStatement>& statements, std::string_view ptxTarget,
                                       std::uint32_t offset) {
   std::optional<AsmCursor> cursor = asmCursorAt(statements, offset);
-  if (!cursor) return std::nullopt;
+  if (!cursor || !cursor->onByte) return std::nullopt;
   const AsmStatement& statement = *cursor->statement;
   Fragments fragments({statement}, ptxTarget);
   const Entry* entry = fragments.single();
@@ -245,7 +246,7 @@ std::optional<HoverResult> asmHoverAt(const std::vector<AsmStatement>& statement
 std::optional<ByteRange> asmDefinitionAt(const std::vector<AsmStatement>& statements, std::string_view ptxTarget,
                                          std::uint32_t offset) {
   std::optional<AsmCursor> cursor = asmCursorAt(statements, offset);
-  if (!cursor) return std::nullopt;
+  if (!cursor || !cursor->onByte) return std::nullopt;
   const AsmStatement& statement = *cursor->statement;
   Fragments fragments({statement}, ptxTarget);
   const Entry* entry = fragments.single();
@@ -262,7 +263,7 @@ std::optional<ByteRange> asmDefinitionAt(const std::vector<AsmStatement>& statem
 std::vector<ByteRange> asmReferencesAt(const std::vector<AsmStatement>& statements, std::string_view ptxTarget,
                                        std::uint32_t offset, bool includeDeclaration) {
   std::optional<AsmCursor> cursor = asmCursorAt(statements, offset);
-  if (!cursor) return {};
+  if (!cursor || !cursor->onByte) return {};
   const AsmStatement& statement = *cursor->statement;
   Fragments fragments({statement}, ptxTarget);
   const Entry* entry = fragments.single();
@@ -302,9 +303,9 @@ std::vector<CompletionItem> asmCompletionAt(const std::vector<AsmStatement>& sta
   if (percents % 2 == 1) {
     ByteRange replace = typedRange(statement, digits - 1, at, offset);
     for (std::uint32_t k = 0; k < statement.operands.size(); ++k) {
-      std::string name = "%" + std::to_string(k);
+      std::string name = concat("%", std::to_string(k));
       // Before every PTX item ('!' sorts first), in operand order.
-      std::string order = "!" + std::to_string(1000000 + k);
+      std::string order = concat("!", std::to_string(1000000 + k));
       items.push_back({name, CompletionKind::Register, operandDetail(statement.operands[k]), operandMarkdown(statement, k),
                        name, replace, order});
     }

@@ -27,6 +27,9 @@ namespace ptx::lsp {
 struct AsmCursor {
   const cuda::AsmStatement* statement = nullptr;
   std::uint32_t templateOffset = 0;
+  // On that byte's source (hover, definition); false right after a literal's last byte (the
+  // closing quote), where only completion answers.
+  bool onByte = true;
 };
 
 // The template holding the cursor at source byte `offset` (on or before one of its bytes, or

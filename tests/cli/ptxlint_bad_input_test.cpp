@@ -111,7 +111,7 @@ TEST_CASE("ptxlint names binary, empty, unreadable and non-PTX inputs", "[cli][b
   std::ofstream(empty) << "";
   fs::path noPtx = folder.root / "sources";
   fs::create_directories(noPtx);
-  std::ofstream(noPtx / "kernel.cu") << "__global__ void k() {}\n";
+  std::ofstream(noPtx / "notes.txt") << "not a source\n";
   std::string output;
   int status = test::runCommand(std::string(PTXLINT_PATH) + " --no-cache " + quoted(cubin) + " " + quoted(empty) +
                                     " " + quoted(noPtx) + " " + quoted(clean) + " 2>&1",
@@ -124,7 +124,7 @@ TEST_CASE("ptxlint names binary, empty, unreadable and non-PTX inputs", "[cli][b
                                      "(ptxas rejects it); not analyzed [SYN006]"));
   CHECK_FALSE(has(output, "ptxlint: " + empty.string()));
   CHECK(has(output, empty.string() + ":1:1: error: empty file: a PTX module must start with '.version'"));
-  CHECK(has(output, "ptxlint: " + noPtx.string() + ": directory contains no *.ptx files"));
+  CHECK(has(output, "ptxlint: " + noPtx.string() + ": directory contains no PTX or CUDA files"));
   CHECK(has(output, "3 files checked, 1 file unreadable"));
 
   // Only unusable inputs: nothing could be checked, exit 2.

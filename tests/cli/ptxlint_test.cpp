@@ -335,23 +335,23 @@ TEST_CASE("ptxlint expands globs in PATH arguments", "[cli]") {
   CHECK(pathsOf(shallow) == std::vector<std::string>{root + "/k/top.ptx"});
   Run sub = ptxlintStdout("--format json '" + root + "/*/a/d?ep.ptx'");
   CHECK(pathsOf(sub) == std::vector<std::string>{root + "/k/a/deep.ptx"});
-  Run none = ptxlint("'" + root + "/k/**/*.cu'");
+  Run none = ptxlint("'" + root + "/k/**/*.txt'");
   CHECK(none.status == 2);
-  CHECK(has(none.output, "no PTX files match"));
+  CHECK(has(none.output, "no PTX or CUDA files match"));
 }
 
 TEST_CASE("ptxlint names each path it cannot check and still reports the others", "[cli]") {
   Scratch scratch;
   std::string file = writeMixed(scratch.root / "m.ptx").string();
   fs::create_directories(scratch.root / "empty");
-  std::ofstream(scratch.root / "empty" / "a.cu") << "int x;";
+  std::ofstream(scratch.root / "empty" / "a.txt") << "int x;";
   fs::path binary = scratch.root / "blob.ptx";
   std::ofstream(binary, std::ios::binary) << std::string("\x7f" "ELF\0\0\0", 7);
   Run run = ptxlint((scratch.root / "missing.ptx").string() + " " + (scratch.root / "empty").string() + " " +
                     binary.string() + " " + file);
   CHECK(run.status == 1);  // Some paths were checked: 1, not 2 (that is for "nothing checked").
   CHECK(has(run.output, "ptxlint: " + (scratch.root / "missing.ptx").string() + ": no such file or directory"));
-  CHECK(has(run.output, "ptxlint: " + (scratch.root / "empty").string() + ": directory contains no *.ptx files"));
+  CHECK(has(run.output, "ptxlint: " + (scratch.root / "empty").string() + ": directory contains no PTX or CUDA files"));
   // A binary file is checked, and its finding says what it is (SYN006), not standard error.
   CHECK_FALSE(has(run.output, "ptxlint: " + binary.string()));
   CHECK(has(run.output, binary.string() + ":1:5: error: binary file"));

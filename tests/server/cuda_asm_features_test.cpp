@@ -73,6 +73,8 @@ TEST_CASE("CUDA hover explains opcodes, modifiers and operands inside asm templa
   CHECK_FALSE(asmHoverAt(statements, kTarget, source.point("cxx")));
   CHECK_FALSE(asmHoverAt(statements, kTarget, static_cast<std::uint32_t>(text.find("\"=r\"") + 1)));
   CHECK_FALSE(asmHoverAt(statements, kTarget, static_cast<std::uint32_t>(text.find("asm volatile"))));
+  // Nor on the closing quote after the template's last byte.
+  CHECK_FALSE(asmHoverAt(statements, kTarget, static_cast<std::uint32_t>(text.find("\" : \"=r\""))));
 }
 
 TEST_CASE("CUDA hover on an operand the statement lacks says so", "[server][cuda]") {
@@ -114,11 +116,12 @@ TEST_CASE("CUDA completion offers operands after '%' and PTX words inside templa
       "__device__ void f(unsigned* p, unsigned v) {\n"
       "  asm volatile(\"st.global.u32 [%0], %$operand^;\" :: \"l\"(p), \"r\"(v) : \"memory\");\n"
       "  asm volatile(\"ld.gl$modifier^;\" ::: \"memory\");\n"
+      "  asm volatile(\"st.sh$end^\" ::: \"memory\");\n"
       "  $outside^\n"
       "}\n");
   const std::string& text = source.text();
   std::vector<cuda::AsmStatement> statements = statementsOf(text);
-  REQUIRE(statements.size() == 2);
+  REQUIRE(statements.size() == 3);
 
   std::vector<CompletionItem> operands = asmCompletionAt(statements, kTarget, source.point("operand"));
   auto find = [](const std::vector<CompletionItem>& items, std::string_view label) {
@@ -141,6 +144,11 @@ TEST_CASE("CUDA completion offers operands after '%' and PTX words inside templa
   auto global = find(modifiers, ".global");
   REQUIRE(global != modifiers.end());
   CHECK(textOf(text, global->replace) == ".gl");
+  // At the closing quote: what the template ends with is completed.
+  std::vector<CompletionItem> atEnd = asmCompletionAt(statements, kTarget, source.point("end"));
+  auto shared = find(atEnd, ".shared");
+  REQUIRE(shared != atEnd.end());
+  CHECK(textOf(text, shared->replace) == ".sh");
 
   CHECK(asmCompletionAt(statements, kTarget, source.point("outside")).empty());
 }

@@ -20,8 +20,9 @@
 //                the status bar item with ptxls.cuda.arch, two error squiggles (ISA004 on
 //                `.relaxd` inside an asm string, its hover the server's message; ASM013 naming the
 //                compute_90 pass that ptxls.cuda.arch ["sm_90a"] implies), the server's hover on the
-//                opcode `mov` inside an asm string, and no formatter for CUDA from ptxls (Format
-//                Document says there is none, so clangd's would be the only one)
+//                opcode `mov` inside an asm string, its semantic token from ptxls (no C++ extension
+//                colours the file here), and no formatter for CUDA from ptxls (Format Document says
+//                there is none, so clangd's would be the only one)
 //   definition   F12 on a branch target and on a register use moves the cursor to the declaration
 //   completion   `ld.global.` opens the suggest widget with .u32 and without .shared
 //   grammar      Inspect Editor Tokens: our TextMate grammar scoped the opcode (*.ptx scopes)
@@ -283,8 +284,21 @@ try {
     if (!/compute_90\b/.test(asm013) || !asm013.includes('sm_90a'))
       throw new Error(`ASM013 should name the compute_90 pass of sm_90a (from ptxls.cuda.arch):\n${panel}`);
     await closePanel();
+    // No C++ extension colours this CUDA source, so ptxls's semantic tokens colour the asm strings:
+    // the token inspector on `mov` shows a semantic token over VS Code's C++ string scope.
+    const text = readFileSync(join(WS, 'inline_asm.cu'), 'utf8').split('\n');
+    const movLine = text.findIndex(l => l.includes('mov.u32 %0')) + 1;
+    await goToLine(movLine, text[movLine - 1].indexOf('mov') + 1, text[movLine - 1]);
+    await runCommand('Developer: Inspect Editor Tokens and Scopes');
+    const inspector = page.locator('.token-inspect-widget');
+    await inspector.waitFor({ state: 'visible', timeout: 10_000 });
+    const tokenInfo = await waitForValue(() => inspector.innerText(), t => /semantic token type/i.test(t ?? ''), 10_000,
+      t => `the token inspector on \`mov\` in the asm string shows no semantic token from ptxls:\n${t}`);
+    const semantic = /semantic token type\s+(\S+)/i.exec(tokenInfo)?.[1];
+    if (!/string/.test(tokenInfo)) throw new Error(`\`mov\` should sit in VS Code's C++ string scope:\n${tokenInfo}`);
+    await page.keyboard.press('Escape');
     return { languageMode: mode, statusItem: itemText, squiggles: 2, squiggleHover: firstLines(diag, 3), movHover: firstLines(hover, 3),
-      asm013: asm013.trim(), formatDocument: formatter };
+      asm013: asm013.trim(), formatDocument: formatter, movSemanticToken: semantic };
   });
 
   // ---- c. go to definition ---------------------------------------------------------------------

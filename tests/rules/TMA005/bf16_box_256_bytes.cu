@@ -1,0 +1,20 @@
+// nvcc-flags: -arch=sm_90a
+// TMA005: a K tile of 128 bf16 (256 bytes) with the 128-byte swizzle; the inner box row must fit the span.
+// driver 580.159.04 (H200): SWIZZLE_128B with a 256-byte inner row → CUDA_ERROR_INVALID_VALUE (driver-verdicts.txt).
+#include <cuda.h>
+#include <cuda_bf16.h>
+
+struct GemmConfig {
+  static constexpr int kBlockM = 128;
+  static constexpr int kBlockK = 128;
+
+  static CUresult encodeA(CUtensorMap* map, __nv_bfloat16* a, cuuint64_t m, cuuint64_t k) {
+    cuuint64_t dims[2] = {k, m};
+    cuuint64_t strides[1] = {k * sizeof(__nv_bfloat16)};
+    cuuint32_t box[2] = {kBlockK, kBlockM};  // expect: TMA005 at "kBlockK"
+    cuuint32_t elementStrides[2] = {1, 1};
+    return cuTensorMapEncodeTiled(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, a, dims, strides, box, elementStrides,
+                                  CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                  CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  }
+};
