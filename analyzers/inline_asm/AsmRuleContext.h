@@ -28,6 +28,10 @@ struct StatementPlacement {
   bool inFunction = false;
   bool isKernel = false;     // In a __global__ function's body.
   bool isHostOnly = false;   // In a function that is never compiled for the device.
+  // The function's qualifiers include a macro this file does not define (`CUTLASS_DEVICE`):
+  // it may be device code or not. Its statements are checked when they read as PTX, and an
+  // error there is a warning.
+  bool deviceUnknown = false;
   bool isTemplate = false;   // In a function template (or a member of a class template).
   bool isLambda = false;
   bool mayBeInlined = false; // A __device__ function (not a kernel): every call site gets a copy.

@@ -168,6 +168,8 @@ std::string_view whyMaybeNotEmitted(const CheckedStatement& checked, const cuda:
     }
     return "when the macro is expanded";
   }
+  if (checked.placement.deviceUnknown) return "when its function is device code (its qualifiers come from a macro of another header)";
+  if (checked.placement.reachedByKernel == Truth::False) return "when a kernel calls its function";
   if (checked.placement.isTemplate && checked.placement.reachedByKernel != Truth::True)
     return "when the template is instantiated";
   return {};
@@ -234,12 +236,25 @@ std::vector<Diagnostic> checkPass(std::string_view text, const cuda::LexedSource
   const cuda::FragmentModule& fragments = work.fragments;
   const LintResult& fragmentLint = work.fragmentLint;
 
-  // Statements in functions the device never compiles (host-only) are not PTX.
+  // Statements whose template does not read as PTX: an unknown opcode or a syntax error in its
+  // fragment, or a constraint nvcc rejects in device code (x86's "a", "m", "i" ...).
+  std::vector<bool> readsAsPtx(work.statements.size(), true);
+  for (const Diagnostic& finding : fragmentLint.diagnostics) {
+    if (finding.rule != "ISA001" && !finding.rule.starts_with("SYN")) continue;
+    if (const cuda::FragmentModule::Entry* entry = fragments.entryAt(finding.range.begin)) readsAsPtx[entry->statement] = false;
+  }
+  for (std::uint32_t s = 0; s < work.statements.size(); ++s)
+    for (const cuda::AsmOperand& operand : work.statements[s].operands)
+      if (operand.kind == cuda::ConstraintKind::Unsupported) readsAsPtx[s] = false;
+
+  // Statements in functions the device never compiles (host-only) are not PTX; nor are those
+  // of functions that may be host code (qualifiers from another header's macro) and do not
+  // read as PTX.
   std::vector<CheckedStatement> checked;
   std::vector<std::uint32_t> checkedOfStatement(work.statements.size(), UINT32_MAX);
   for (std::uint32_t s = 0; s < work.statements.size(); ++s) {
     StatementPlacement placement = outline.placementOf(work.statements[s]);
-    if (placement.isHostOnly) continue;
+    if (placement.isHostOnly || (placement.deviceUnknown && !readsAsPtx[s])) continue;
     checkedOfStatement[s] = static_cast<std::uint32_t>(checked.size());
     CheckedStatement& c = checked.emplace_back();
     c.statement = &work.statements[s];

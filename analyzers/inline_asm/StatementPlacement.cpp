@@ -57,28 +57,72 @@ void SourceOutline::setPass(const cuda::PassView& view) {
   std::unordered_multimap<std::string_view, std::int32_t> byName;
   for (std::size_t f = 0; f < outline.functions.size(); ++f)
     if (!outline.functions[f].simpleName.empty()) byName.emplace(outline.functions[f].simpleName, static_cast<std::int32_t>(f));
-  std::vector<std::vector<std::int32_t>> callees(outline.functions.size());
+  // A call reaches its function surely when one function has the name, maybe when several do.
+  struct Edge {
+    std::int32_t callee;
+    bool sure;
+  };
+  std::vector<std::vector<Edge>> callees(outline.functions.size());
   for (const cuda::CudaCall& call : outline.calls) {
     if (call.function == cuda::kNoIndex || !compiled(call.range.begin)) continue;
     auto [from, to] = byName.equal_range(call.callee);
-    for (auto it = from; it != to; ++it) callees[static_cast<std::size_t>(call.function)].push_back(it->second);
+    bool sure = std::distance(from, to) == 1;
+    for (auto it = from; it != to; ++it) callees[static_cast<std::size_t>(call.function)].push_back({it->second, sure});
   }
   for (std::size_t f = 0; f < outline.functions.size(); ++f) {
     std::int32_t parent = outline.functions[f].parent;
-    if (parent != cuda::kNoIndex) callees[static_cast<std::size_t>(parent)].push_back(static_cast<std::int32_t>(f));
+    if (parent != cuda::kNoIndex) callees[static_cast<std::size_t>(parent)].push_back({static_cast<std::int32_t>(f), true});
   }
-  reachable_.assign(outline.functions.size(), false);
-  std::vector<std::int32_t> work = kernels;
-  for (std::int32_t kernel : kernels) reachable_[static_cast<std::size_t>(kernel)] = true;
-  while (!work.empty()) {
-    std::int32_t f = work.back();
-    work.pop_back();
-    for (std::int32_t callee : callees[static_cast<std::size_t>(f)]) {
-      if (reachable_[static_cast<std::size_t>(callee)]) continue;
-      reachable_[static_cast<std::size_t>(callee)] = true;
-      work.push_back(callee);
+  // Sure reachability first, then what only maybe-edges add.
+  reachable_.assign(outline.functions.size(), cuda::Truth::False);
+  for (bool followMaybe : {false, true}) {
+    cuda::Truth mark = followMaybe ? cuda::Truth::Unknown : cuda::Truth::True;
+    std::vector<std::int32_t> work;
+    for (std::size_t f = 0; f < reachable_.size(); ++f)
+      if (reachable_[f] != cuda::Truth::False) work.push_back(static_cast<std::int32_t>(f));
+    for (std::int32_t kernel : kernels) {
+      if (reachable_[static_cast<std::size_t>(kernel)] == cuda::Truth::False) {
+        reachable_[static_cast<std::size_t>(kernel)] = cuda::Truth::True;
+        work.push_back(kernel);
+      }
+    }
+    while (!work.empty()) {
+      std::int32_t f = work.back();
+      work.pop_back();
+      for (const Edge& edge : callees[static_cast<std::size_t>(f)]) {
+        if (!edge.sure && !followMaybe) continue;
+        if (reachable_[static_cast<std::size_t>(edge.callee)] != cuda::Truth::False) continue;
+        bool sure = edge.sure && reachable_[static_cast<std::size_t>(f)] == cuda::Truth::True;
+        reachable_[static_cast<std::size_t>(edge.callee)] = sure ? cuda::Truth::True : mark;
+        work.push_back(edge.callee);
+      }
     }
   }
+}
+
+namespace {
+
+// An identifier spelled like a macro (`CUTLASS_DEVICE`, `CUTE_HOST_DEVICE`): capitals, digits
+// and underscores, at least four characters.
+bool looksLikeMacro(std::string_view word) {
+  if (word.size() < 4) return false;
+  for (char c : word)
+    if (!(std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return true;
+}
+
+}  // namespace
+
+bool SourceOutline::hasForeignQualifierMacro(ByteRange declaration) const {
+  const auto& tokens = source_.tokens();
+  auto it = std::lower_bound(tokens.begin(), tokens.end(), declaration.begin,
+                             [](const cuda::Token& token, std::uint32_t o) { return token.range.begin < o; });
+  std::string scratch;
+  for (; it != tokens.end() && it->range.begin < declaration.end; ++it) {
+    if (it->kind != cuda::TokenKind::Identifier || it->directive != cuda::kNoDirective) continue;
+    if (looksLikeMacro(source_.spellingView(*it, scratch))) return true;
+  }
+  return false;
 }
 
 StatementPlacement SourceOutline::placementOf(const cuda::AsmStatement& statement) const {
@@ -111,10 +155,16 @@ StatementPlacement SourceOutline::placementOf(const cuda::AsmStatement& statemen
     if (!around.isLambda) break;
   }
   // A function without __device__ is compiled for the host only: its asm is the host's (x86).
-  placement.isHostOnly = !device;
-  placement.mayBeInlined = function.isDevice && !function.isKernel && !function.isNoinline;
+  // Unless a macro from another header may stand for __device__ (CUTLASS_DEVICE).
+  if (!device && !function.isHost && hasForeignQualifierMacro({function.range.begin, function.nameRange.begin})) {
+    placement.deviceUnknown = true;
+    placement.mayBeInlined = !function.isNoinline;
+  } else {
+    placement.isHostOnly = !device;
+    placement.mayBeInlined = function.isDevice && !function.isKernel && !function.isNoinline;
+  }
   if (hasKernels_ && index < static_cast<std::int32_t>(reachable_.size()))
-    placement.reachedByKernel = reachable_[static_cast<std::size_t>(index)] ? cuda::Truth::True : cuda::Truth::False;
+    placement.reachedByKernel = reachable_[static_cast<std::size_t>(index)];
 
   for (std::int32_t loop : outline.enclosingLoops(statement.keyword.begin)) {
     const cuda::CudaLoop& around = outline.loops[static_cast<std::size_t>(loop)];

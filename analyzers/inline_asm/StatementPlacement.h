@@ -34,11 +34,16 @@ class SourceOutline {
   StatementPlacement placementOf(const cuda::AsmStatement& statement) const;
 
  private:
+  // Whether a declaration's specifiers hold an identifier spelled like a macro.
+  bool hasForeignQualifierMacro(ByteRange declaration) const;
+
   std::string_view text_;
   const cuda::LexedSource& source_;
   std::unique_ptr<cuda::CudaSyntaxTree> ownTree_;
   std::unique_ptr<cuda::CudaOutline> outline_;
-  std::vector<bool> reachable_;  // Per outline function: a kernel calls it, directly or not.
+  // Per outline function: whether a kernel calls it, directly or not (Unknown: only through a
+  // call whose name several functions share, such as `A<float>::copy` and `B<T>::copy`).
+  std::vector<cuda::Truth> reachable_;
   bool hasKernels_ = false;
 };
 

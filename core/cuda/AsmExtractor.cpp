@@ -50,12 +50,17 @@ constexpr int kMaxMacroDepth = 16;
 // the pass does not compile are skipped; inside one, the walk stays within its body.
 class StatementCursor {
  public:
-  StatementCursor(const LexedSource& source, const PassView& pass, std::uint32_t start, std::uint32_t limit, bool inDirective)
-      : source_(source), pass_(pass), index_(start), limit_(limit), inDirective_(inDirective) {
+  StatementCursor(const LexedSource& source, const PassView& pass, std::uint32_t start, std::uint32_t limit, bool inDirective,
+                  Truth activity)
+      : source_(source), pass_(pass), index_(start), limit_(limit), inDirective_(inDirective), activity_(activity) {
     skip();
   }
 
   bool done() const { return index_ >= limit_; }
+  // Whether the walk stepped over a directive line, and whether it took a token whose activity
+  // differs from `activity` (a branch of an undecidable #if inside the statement).
+  bool crossedDirective() const { return crossedDirective_; }
+  bool mixedActivity() const { return mixedActivity_; }
   std::uint32_t index() const { return index_; }
   const Token& token() const { return source_.tokens()[index_]; }
   bool is(std::string_view spelling) const { return !done() && source_.is(token(), spelling); }
@@ -68,7 +73,11 @@ class StatementCursor {
   void skip() {
     if (inDirective_) return;
     const auto& tokens = source_.tokens();
-    while (index_ < limit_ && (tokens[index_].directive != kNoDirective || pass_.activity(index_) == Truth::False)) ++index_;
+    while (index_ < limit_ && (tokens[index_].directive != kNoDirective || pass_.activity(index_) == Truth::False)) {
+      crossedDirective_ = crossedDirective_ || tokens[index_].directive != kNoDirective;
+      ++index_;
+    }
+    if (index_ < limit_ && pass_.activity(index_) != activity_) mixedActivity_ = true;
   }
 
   const LexedSource& source_;
@@ -76,6 +85,9 @@ class StatementCursor {
   std::uint32_t index_;
   std::uint32_t limit_;
   bool inDirective_;
+  Truth activity_;
+  bool crossedDirective_ = false;
+  bool mixedActivity_ = false;
 };
 
 class StatementParser {
@@ -100,7 +112,7 @@ class StatementParser {
     statement.keyword = first.range;
     statement.keywordToken = keyword;
     statement.activity = pass_.activity(keyword);
-    StatementCursor cursor(source_, pass_, keyword + 1, limit, inDirective);
+    StatementCursor cursor(source_, pass_, keyword + 1, limit, inDirective, statement.activity);
     while (!cursor.done() && cursor.token().kind == TokenKind::Identifier) {
       std::string spelling = source_.spelling(cursor.token());
       if (spelling == "volatile" || spelling == "__volatile__" || spelling == "__volatile") statement.isVolatile = true;
@@ -137,6 +149,9 @@ class StatementParser {
         if (!skipBalanced(cursor)) break;
       }
     }
+    // Both branches of an #if we cannot decide were taken: the statement is neither of them.
+    if (cursor.crossedDirective() && cursor.mixedActivity() && !statement.opaqueReason)
+      markOpaque(statement, tokens[open].range, "#if conditions inside the statement cannot be decided here");
     if (!cursor.is(")")) {
       if (!statement.opaqueReason)
         markOpaque(statement, tokens[open].range, "the statement's parentheses are not closed");

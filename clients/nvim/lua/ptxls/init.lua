@@ -13,7 +13,7 @@ local GRAMMAR_URL = 'https://github.com/ptxls/ptxls'
 
 local defaults = {
   cmd = { 'ptxls' },
-  -- The server's settings (config/Settings.cpp): target, rules, diagnostics, format.
+  -- The server's settings (config/Settings.cpp): target, rules, diagnostics, format, cuda.
   settings = {},
   root_markers = { '.ptxls.json', '.git' },
   -- `cuda`: Neovim's filetype for .cu/.cuh; the server reads only the PTX in their asm strings.
