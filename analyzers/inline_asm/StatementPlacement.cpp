@@ -37,6 +37,7 @@ SourceOutline::SourceOutline(std::string_view text, const cuda::LexedSource& sou
   }
   outline_ = std::make_unique<cuda::CudaOutline>(cuda::outlineOf(*tree, text));
   hasKernels_ = !cuda::kernelsOf(*outline_).empty();
+  for (std::uint32_t c = 0; c < outline_->calls.size(); ++c) callsByCallee_[outline_->calls[c].callee].push_back(c);
 }
 
 SourceOutline::~SourceOutline() = default;
@@ -171,9 +172,9 @@ StatementPlacement SourceOutline::placementOf(const cuda::AsmStatement& statemen
     placement.loops.push_back(around.range);
     placement.loopConditions.push_back(around.condition);
   }
-  if (!function.simpleName.empty()) {
-    for (const cuda::CudaCall& call : outline.calls) {
-      if (call.callee != function.simpleName) continue;
+  if (auto calls = callsByCallee_.find(function.simpleName); !function.simpleName.empty() && calls != callsByCallee_.end()) {
+    for (std::uint32_t index : calls->second) {
+      const cuda::CudaCall& call = outline.calls[index];
       std::vector<std::int32_t> loops = outline.enclosingLoops(call.range.begin);
       if (loops.empty()) continue;
       std::string assigned = assignedVariable(text_, call.range.begin);

@@ -6,6 +6,7 @@
 #include <memory>
 #include <span>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "cuda/AsmStatement.h"
@@ -45,6 +46,8 @@ class SourceOutline {
   // call whose name several functions share, such as `A<float>::copy` and `B<T>::copy`).
   std::vector<cuda::Truth> reachable_;
   bool hasKernels_ = false;
+  // The outline's calls by callee name (a statement's function's callers, for polling loops).
+  std::unordered_map<std::string_view, std::vector<std::uint32_t>> callsByCallee_;
 };
 
 }  // namespace ptx
