@@ -662,7 +662,8 @@ async function focusSuggestion(widget, label) {
     if (focused?.label === label) return;
     const target = visible.find(r => r.label === label);
     await page.keyboard.press(!focused ? 'ArrowDown' : target && target.pos > focused.pos ? 'ArrowDown' : target ? 'ArrowUp' : 'PageUp');
-    await waitFor(async () => (await rows()).find(r => r.focused)?.pos !== focused?.pos, 1000).catch(() => {});
+    // Generous: under a loaded CI machine the widget can take over a second to move its focus.
+    await waitFor(async () => (await rows()).find(r => r.focused)?.pos !== focused?.pos, 3000).catch(() => {});
   }
   throw new Error(`could not select ${label} in the suggest widget`);
 }
