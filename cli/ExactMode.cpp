@@ -1,128 +1,22 @@
-// ExactMode: what nvcc and ptxas say about a CUDA source, at its own lines.
+// ExactMode: `ptxlint --nvcc` over one CUDA source — its setup's passes and compile command
+// handed to the shared exact-mode engine (oracle/ExactDiagnostics), whose problems go to stderr.
 #include "ExactMode.h"
 
-#include <filesystem>
-#include <optional>
-#include <set>
-#include <tuple>
-
-#include "Lint.h"
-#include "NvccRunner.h"
-#include "PtxLineMap.h"
-#include "Registry.h"
-#include "RuleContext.h"
-#include "cuda/CppLexer.h"
-#include "cuda/DevicePasses.h"
-#include "cuda/Preprocessor.h"
-#include "text/LineIndex.h"
+#include "ExactDiagnostics.h"
 
 namespace ptx::cli {
-namespace {
-
-namespace fs = std::filesystem;
-
-// The line's text without its leading and trailing blanks; an empty range at the line start
-// when the line is out of range.
-ByteRange lineRange(std::string_view text, const LineIndex& lines, std::uint32_t oneBasedLine) {
-  if (oneBasedLine == 0 || oneBasedLine > lines.lineCount()) return {0, 0};
-  std::uint32_t start = lines.lineStart(oneBasedLine - 1);
-  std::string_view line = lines.lineText(oneBasedLine - 1);
-  std::uint32_t begin = 0, end = static_cast<std::uint32_t>(line.size());
-  while (begin < end && (line[begin] == ' ' || line[begin] == '\t')) ++begin;
-  while (end > begin && (line[end - 1] == ' ' || line[end - 1] == '\t' || line[end - 1] == '\r')) --end;
-  (void)text;
-  return {start + begin, start + end};
-}
-
-bool sameFile(const std::string& a, const fs::path& b) {
-  std::error_code error;
-  return fs::equivalent(fs::path(a), b, error);
-}
-
-Diagnostic make(std::string_view code, Severity severity, ByteRange range, std::string message) {
-  const RuleMeta* meta = findRule(code);
-  Diagnostic diagnostic;
-  diagnostic.rule = std::string(code);
-  diagnostic.severity = severity;
-  diagnostic.category = meta ? meta->category : Category::InlineAsm;
-  diagnostic.range = range;
-  diagnostic.message = std::move(message);
-  return diagnostic;
-}
-
-Severity severityOf(std::string_view word) {
-  if (word == "warning") return Severity::Warning;
-  if (word == "remark") return Severity::Information;
-  return Severity::Error;
-}
-
-}  // namespace
 
 std::vector<Diagnostic> exactModeDiagnostics(const std::string& path, std::string_view text, const CudaFileSetup& setup,
                                              std::vector<std::string>& problems) {
-  std::vector<Diagnostic> out;
-  std::error_code error;
-  fs::path file = fs::absolute(path, error);
-  std::vector<cuda::DevicePass> passes = setup.options.passes;
-  if (passes.empty()) passes = cuda::defaultPasses(cuda::guardArchitectures(cuda::LexedSource(text)));
-  std::vector<oracle::NvccPassRequest> requests;
-  for (const cuda::DevicePass& pass : passes) requests.push_back({pass.virtualArch, pass.ptxTarget()});
-  std::vector<std::string> flags = setup.nvccArguments.value_or(std::vector<std::string>{});
-  oracle::ExactOptions options;
-  if (setup.nvccDirectory) options.workingDirectory = *setup.nvccDirectory;
-  oracle::ExactResult result = oracle::compileForPasses(file, flags, requests, options);
-  if (!result.error.empty()) {
-    problems.push_back("--nvcc: " + result.error);
-    return out;
-  }
-  LineIndex lines(text);
-  oracle::AsmSourceIndex index(text);
-  std::set<std::tuple<std::uint32_t, std::string, std::string>> seen;
-  auto add = [&](Diagnostic diagnostic) {
-    if (seen.insert({diagnostic.range.begin, diagnostic.rule, diagnostic.message}).second) out.push_back(std::move(diagnostic));
-  };
-  for (std::size_t p = 0; p < result.passes.size() && p < passes.size(); ++p) {
-    const oracle::ExactPass& pass = result.passes[p];
-    std::string passName = passes[p].describe();
-    if (!pass.error.empty()) problems.push_back("--nvcc: " + passName + ": " + pass.error);
-    for (const oracle::CompilerDiagnostic& diagnostic : pass.nvccDiagnostics) {
-      if (!sameFile(diagnostic.file, file) || diagnostic.severity == "remark") continue;
-      add(make("NVC001", severityOf(diagnostic.severity), lineRange(text, lines, diagnostic.line),
-               concat({"nvcc (", passName, "): ", diagnostic.message})));
-    }
-    // A ptxas error without a line (the fatal "32-Bit ABI ..." after its warning "Program uses
-    // 32-bit address on line 'N'") is placed where the pass's first located message is.
-    std::optional<ByteRange> firstLocated;
-    for (const oracle::PtxasDiagnostic& diagnostic : pass.ptxasDiagnostics) {
-      if (diagnostic.source.line != 0 && sameFile(diagnostic.source.file, file) && !firstLocated)
-        firstLocated = lineRange(text, lines, diagnostic.source.line);
-    }
-    for (const oracle::PtxasDiagnostic& diagnostic : pass.ptxasDiagnostics) {
-      bool here = diagnostic.source.line != 0 && sameFile(diagnostic.source.file, file);
-      if (diagnostic.source.line != 0 && !here) continue;
-      ByteRange range = here ? lineRange(text, lines, diagnostic.source.line) : firstLocated.value_or(ByteRange{0, 0});
-      add(make("NVC002", diagnostic.severity == "warning" ? Severity::Warning : Severity::Error, range,
-               concat({"ptxas (", passName, "): ", diagnostic.message})));
-    }
-    if (pass.ptx.empty()) continue;
-    // The PTX's own findings, where they map to this file.
-    oracle::PtxLineMap map(pass.ptx);
-    LineIndex ptxLines(pass.ptx);
-    LintOptions lint = setup.options.lint;
-    lint.targetOverride.reset();
-    for (const Diagnostic& finding : lintText(pass.ptx, lint).diagnostics) {
-      if (finding.severity > Severity::Warning) continue;
-      oracle::SourceLocation at = oracle::locateInSource(map.mapPtxLine(ptxLines.lineOf(finding.range.begin) + 1), &index);
-      if (at.line == 0 || !sameFile(at.file, file)) continue;
-      Diagnostic mapped = finding;
-      mapped.range = lineRange(text, lines, at.line);
-      mapped.related.clear();
-      mapped.fixes.clear();
-      mapped.message = concat({finding.message, " (in the PTX of ", passName, ")"});
-      add(std::move(mapped));
-    }
-  }
-  return out;
+  oracle::ExactRequest request;
+  request.file = path;
+  request.passes = setup.options.passes;
+  request.flags = setup.nvccArguments.value_or(std::vector<std::string>{});
+  if (setup.nvccDirectory) request.workingDirectory = *setup.nvccDirectory;
+  request.lint = setup.options.lint;
+  oracle::ExactReport report = oracle::runExactMode(text, request);
+  for (const std::string& problem : report.problems) problems.push_back("--nvcc: " + problem);
+  return std::move(report.diagnostics);
 }
 
 }  // namespace ptx::cli

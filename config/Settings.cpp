@@ -162,6 +162,10 @@ std::vector<std::string> mergeSettings(Settings& settings, const json& input) {
         continue;
       }
       for (const auto& [option, optionValue] : value.items()) {
+        if (option == "exactMode" && optionValue.is_boolean()) {
+          settings.cudaExactMode = optionValue.get<bool>();
+          continue;
+        }
         if (option != "arch" || !optionValue.is_array()) {
           problems.push_back("cuda option '" + option + "' is unknown or has a bad value");
           continue;
@@ -230,7 +234,14 @@ ProjectSettings loadProjectFile(const std::filesystem::path& file, Settings base
   } else if (!project.is_object()) {
     loaded.unusable = "not a JSON object";
   } else {
+    bool exactMode = loaded.settings.cudaExactMode;
     loaded.problems = mergeSettings(loaded.settings, project);
+    // Exact mode runs nvcc: only the user's own settings may ask for it, never a repository's.
+    if (loaded.settings.cudaExactMode != exactMode ||
+        (project.contains("cuda") && project["cuda"].is_object() && project["cuda"].contains("exactMode"))) {
+      loaded.settings.cudaExactMode = exactMode;
+      loaded.problems.push_back("'cuda.exactMode' is ignored in a project file (it runs nvcc: enable it in the editor's settings)");
+    }
   }
   return loaded;
 }

@@ -41,6 +41,11 @@ struct Settings {
   // compute_90 and compute_90a passes; core/cuda/DevicePasses.h). Empty: compile_commands.json
   // or the default decides.
   std::vector<std::string> cudaArch;
+  // `cuda.exactMode`: the server compiles each saved CUDA document with nvcc and ptxas (on open
+  // and on save) and reports their errors at its lines. Only the user may turn it on (client
+  // settings): a repository's `.ptxls.json` cannot make an editor run nvcc (loadProjectFile
+  // ignores it).
+  bool cudaExactMode = false;
 };
 
 // Merges one JSON settings object into `settings`. Accepts the object itself or one nested
@@ -59,7 +64,8 @@ struct ProjectSettings {
   std::vector<std::string> problems;  // The keys or values it could not use (mergeSettings).
 };
 
-// Reads the project file `file` (JSON with comments) over `base`.
+// Reads the project file `file` (JSON with comments) over `base`. `cuda.exactMode` keeps
+// `base`'s value (a project file cannot turn it on or off) and is reported as a problem.
 ProjectSettings loadProjectFile(const std::filesystem::path& file, Settings base = {});
 
 // The file system path of a `file://` URI (percent-decoded); nullopt for other schemes.

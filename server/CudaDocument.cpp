@@ -148,9 +148,14 @@ CudaSetup CudaSetupFinder::setupFor(std::string_view uri, const std::vector<std:
     setup.passesFrom = "the cuda.arch setting";
   }
   std::optional<fs::path> path = config::pathOfUri(uri);
-  if (setup.passes.empty() && path) {
+  if (path) {
     if (std::optional<fs::path> found = config::findCompilationDatabase(*path)) {
       config::CudaTargets targets = config::cudaTargetsFor(*path, *load(*found));
+      if (targets.command && targets.nvcc.isNvcc) {
+        setup.nvccArguments = targets.nvcc.arguments;
+        setup.nvccDirectory = targets.nvcc.directory;
+      }
+      if (!setup.passes.empty()) return setup;  // cuda.arch chose them: the database only gives flags.
       for (std::string& problem : targets.problems) setup.problems.push_back(std::move(problem));
       if (!targets.nvcc.passes.empty()) {
         setup.passes = targets.nvcc.passes;

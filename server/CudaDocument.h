@@ -43,6 +43,10 @@ struct CudaSetup {
   std::vector<std::pair<std::string, std::string>> defines;  // -D flags of its compile command.
   std::string passesFrom;                // For the log: "cuda.arch", a compile_commands.json, the guards.
   std::vector<std::string> problems;     // Names or databases that could not be used, for the log.
+  // The compile_commands.json entry's nvcc argv and directory (also when cuda.arch gave the
+  // passes), for exact mode; empty when there is none.
+  std::vector<std::string> nvccArguments;
+  std::filesystem::path nvccDirectory;
 };
 
 // Finds each CUDA document's setup. Loaded compile_commands.json files are kept and read again

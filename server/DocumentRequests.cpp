@@ -68,9 +68,10 @@ json textEditsJson(const Analysis& analysis, const std::vector<FixEdit>& edits, 
 
 }  // namespace
 
-json Server::diagnosticsJson(const std::string& uri, const Analysis& analysis) const {
+json Server::diagnosticsJson(const std::string& uri, const Analysis& analysis) {
   json diagnostics = json::array();
-  for (const Diagnostic& diagnostic : analysis.result.diagnostics) {
+  std::shared_ptr<const oracle::ExactReport> exact = analysis.cuda ? exactReportFor(uri, analysis) : nullptr;
+  auto add = [&](const Diagnostic& diagnostic) {
     std::string link = ruleDocsHref(diagnostic.rule);
     json item = {{"range", rangeJson(analysis, diagnostic.range, encoding_)},
                  {"severity", severityCode(diagnostic.severity)},
@@ -87,18 +88,25 @@ json Server::diagnosticsJson(const std::string& uri, const Analysis& analysis) c
       item["relatedInformation"] = std::move(related);
     }
     diagnostics.push_back(std::move(item));
+  };
+  for (const Diagnostic& diagnostic : analysis.result.diagnostics) add(diagnostic);
+  if (exact) {
+    for (const Diagnostic& diagnostic : exact->diagnostics) add(diagnostic);
   }
   return diagnostics;
 }
 
 json Server::pullDiagnostics(const Analysis& analysis, const json& params) {
   // The same version under other settings is another result: the id names both.
+  // An exact-mode run that finished for this version is another result too.
+  std::string uri = documentUri(params);
+  bool exact = analysis.cuda && exactReportFor(uri, analysis) != nullptr;
   std::string resultId = std::to_string(analysis.version) + "." + std::to_string(analysis.settingsSerial) +
-                         (analysis.isFull() ? "f" : "i");
+                         (analysis.isFull() ? "f" : "i") + (exact ? "x" : "");
   if (params.contains("previousResultId") && params["previousResultId"] == resultId) {
     return {{"kind", "unchanged"}, {"resultId", resultId}};
   }
-  json items = diagnosticsJson(documentUri(params), analysis);
+  json items = diagnosticsJson(uri, analysis);
   return {{"kind", "full"}, {"resultId", resultId}, {"items", std::move(items)}};
 }
 

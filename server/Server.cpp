@@ -13,7 +13,6 @@
 #include "RuleDocs.h"
 #include "features/CodeLenses.h"
 #include "features/SemanticTokens.h"
-#include "registers/RegisterReport.h"
 
 #ifndef PTXLS_VERSION
 #define PTXLS_VERSION "0.0.0"
@@ -34,21 +33,6 @@ constexpr int kRequestFailed = -32803;
 // Named apart from any editor command: vscode-languageclient registers every server command as
 // a VS Code command of the same name, which would clash with the extension's own.
 constexpr std::string_view kExplainRuleCommand = "ptxls.server.explainRule";
-
-// A finished ptxas -v run, as ptxls.server.verifyRegisters answers it.
-json verificationJson(const PtxasVerification& verification) {
-  json functions = json::array();
-  for (const auto& [name, function] : verification.result.functions) {
-    functions.push_back({{"name", name},
-                         {"registers", function.registers},
-                         {"spillStores", function.spillStores},
-                         {"spillLoads", function.spillLoads}});
-  }
-  return {{"version", verification.version},
-          {"target", verification.target},
-          {"error", verification.result.error.empty() ? json(nullptr) : json(verification.result.error)},
-          {"functions", std::move(functions)}};
-}
 
 }  // namespace
 
@@ -75,7 +59,7 @@ Server::Server(Sender send, SchedulerOptions scheduling, const PtxasLookup& find
       {"textDocument/codeAction", {Need::Local, &Server::codeActions, &Server::codeActions}},
       {"textDocument/formatting", {Need::Text, &Server::formatting, &Server::nothing}},
       {"textDocument/rangeFormatting", {Need::Text, &Server::formatting, &Server::nothing}},
-      {"textDocument/codeLens", {Need::Full, &Server::codeLenses, &Server::noItems}},
+      {"textDocument/codeLens", {Need::Full, &Server::codeLenses, &Server::cudaCodeLenses}},
       {"ptxls/registerReport", {Need::Full, &Server::registerReport, &Server::nothing}},
   };
   scheduler_ = std::make_unique<Scheduler>(
@@ -89,15 +73,10 @@ Server::~Server() {
   // through scheduler_: stop them while both are whole. (unique_ptr::reset would null the
   // pointer before the scheduler's destructor joins them.)
   scheduler_->stop();
-  // A ptxas run under way is not interrupted: it ends within kPtxasTimeout. Queued ones are
+  // Runs under way are not interrupted: they end within their tools' timeouts. Queued ones are
   // dropped.
-  {
-    std::lock_guard lock(verifyMutex_);
-    verifyStopping_ = true;
-    verifyQueue_.clear();
-  }
-  verifyWake_.notify_all();
-  if (verifier_.joinable()) verifier_.join();
+  exactMode_.stop();
+  verifier_.stop();
 }
 
 void Server::handle(std::string_view body) {
@@ -219,8 +198,9 @@ void Server::notification(const std::string& method, const json& params) {
     didChangeConfiguration(params);
   } else if (method == "$/cancelRequest") {
     cancel(params);
+  } else if (method == "textDocument/didSave") {
+    didSave(params);  // Others ($/setTrace, ...) need nothing from us.
   }
-  // Others (initialized, $/setTrace, didSave, ...) need nothing from us.
 }
 
 json Server::initialize(const json& params) {
@@ -251,7 +231,7 @@ json Server::initialize(const json& params) {
   for (const Command& command : commands()) commandNames.push_back(std::string(command.name));
   json result = {
       {"positionEncoding", encoding_ == PositionEncoding::Utf8 ? "utf-8" : "utf-16"},
-      {"textDocumentSync", {{"openClose", true}, {"change", 2}}},
+      {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", {{"includeText", false}}}}},
       {"hoverProvider", true},
       {"definitionProvider", true},
       {"declarationProvider", true},
@@ -318,129 +298,6 @@ std::optional<json> Server::explainRule(const json& /*id*/, const json& argument
           {"href", ruleDocsHref(rule->code)}};
 }
 
-// arguments: [URI, FUNCTION] (the verify lens's). ptxas -v runs on the text of the document's
-// newest analysis, for the target its lenses report (registers::reportTarget with the settings'
-// override), on the verifier thread: this reading thread only queues it, so typing and other
-// requests go on while ptxas works (up to kPtxasTimeout). The request is answered from the
-// verifier thread when ptxas is done — a client may show its progress, and one that cannot
-// refresh code lenses still gets the figures — and the result is kept in the session for that
-// version and target, where the verify lenses read it. Asking again for the same version and
-// target joins the run under way or gets the stored result at once.
-std::optional<json> Server::verifyRegisters(const json& id, const json& arguments) {
-  if (!arguments.is_array() || arguments.empty() || !arguments[0].is_string()) {
-    throw InvalidParams{std::string(kVerifyRegistersCommand) + " needs the document's URI (and the function's name)"};
-  }
-  if (!ptxas_) throw RequestFailed{"ptxas was not found (set PTXAS or CUDA_HOME, or put it on PATH)"};
-  std::string uri = arguments[0].get<std::string>();
-  VerifyJob job;
-  {
-    std::lock_guard lock(sessionsMutex_);
-    Scheduler::View view = scheduler_->view(uri);
-    if (!view.open) throw InvalidParams{"document is not open: " + uri};
-    // The newest analysis: its text and version belong together. When the document was edited
-    // since, its result is stale at once and the lenses, asked again after that edit, offer a
-    // new run.
-    std::shared_ptr<const Analysis> analysis = view.latest;
-    if (!analysis) throw RequestFailed{"the document has not been analyzed yet"};
-    if (analysis->cuda) throw RequestFailed{"ptxas -v checks PTX documents; this one is CUDA C++"};
-    Session& session = sessions_[uri];
-    std::string target = registers::reportTarget(analysis->result.module, session.settings.target);
-    if (!target.starts_with("sm_")) {
-      throw RequestFailed{"ptxas assembles for an sm_XX target; this module's is " +
-                          (target.empty() ? std::string("not given") : target)};
-    }
-    std::optional<PtxasVerification>& verification = session.verification;
-    if (verification && verification->version == analysis->version && verification->target == target) {
-      if (verification->done) return verificationJson(*verification);
-      verification->waiting.push_back(id);
-      return std::nullopt;
-    }
-    // A run for another version or target is superseded; its waiting requests get this one's result.
-    std::vector<json> waiting = verification ? std::move(verification->waiting) : std::vector<json>();
-    waiting.push_back(id);
-    verification = PtxasVerification{analysis->version, target, false, {}, std::move(waiting)};
-    job = {uri, analysis->version, target, analysis->text};
-  }
-  queueVerification(std::move(job));
-  return std::nullopt;
-}
-
-// registers.verifyWithPtxas: the verify lenses show ptxas's figure without a click. Only a full
-// analysis of the newest version is verified (an incremental one is followed by a full one), on
-// the verifier thread like the command's runs; a queued run of an older version is replaced. A
-// run for this version and target already there (asked for, or after an earlier full analysis
-// under other settings) is not repeated.
-void Server::verifyAutomatically(const std::string& uri, const Analysis& analysis) {
-  if (!ptxas_ || !analysis.isFull() || analysis.cuda) return;  // ptxas reads PTX documents only.
-  VerifyJob job;
-  {
-    std::lock_guard lock(sessionsMutex_);
-    Scheduler::View view = scheduler_->view(uri);
-    if (!view.open || analysis.version != view.version) return;
-    auto session = sessions_.find(uri);
-    if (session == sessions_.end() || !session->second.settings.verifyWithPtxas) return;
-    std::string target = registers::reportTarget(analysis.result.module, session->second.settings.target);
-    if (!target.starts_with("sm_")) return;  // ptxas needs one; the command says so when asked.
-    std::optional<PtxasVerification>& verification = session->second.verification;
-    if (verification && verification->version == analysis.version && verification->target == target) return;
-    std::vector<json> waiting = verification ? std::move(verification->waiting) : std::vector<json>();
-    verification = PtxasVerification{analysis.version, target, false, {}, std::move(waiting)};
-    job = {uri, analysis.version, target, analysis.text};
-  }
-  queueVerification(std::move(job));
-}
-
-void Server::queueVerification(VerifyJob job) {
-  {
-    std::lock_guard lock(verifyMutex_);
-    if (verifyStopping_) return;
-    // A queued run of the same document is superseded (its requests moved to this one).
-    std::erase_if(verifyQueue_, [&](const VerifyJob& queued) { return queued.uri == job.uri; });
-    verifyQueue_.push_back(std::move(job));
-    if (!verifier_.joinable()) verifier_ = std::thread([this] { verifierLoop(); });
-  }
-  verifyWake_.notify_all();
-}
-
-void Server::verifierLoop() {
-  std::unique_lock lock(verifyMutex_);
-  while (true) {
-    verifyWake_.wait(lock, [&] { return verifyStopping_ || !verifyQueue_.empty(); });
-    if (verifyStopping_) return;
-    VerifyJob job = std::move(verifyQueue_.front());
-    verifyQueue_.pop_front();
-    verifying_ = true;
-    lock.unlock();
-    oracle::PtxasResult result = oracle::runPtxas(*ptxas_, *job.text, job.target, kPtxasTimeout);
-    finishVerification(job, std::move(result));
-    lock.lock();
-    verifying_ = false;
-    verifyIdle_.notify_all();
-  }
-}
-
-void Server::finishVerification(const VerifyJob& job, oracle::PtxasResult result) {
-  std::vector<json> waiting;
-  json answer;
-  {
-    std::lock_guard lock(sessionsMutex_);
-    auto session = sessions_.find(job.uri);
-    // Closed, or superseded by a run for another version or target: nothing to store.
-    if (session == sessions_.end()) return;
-    std::optional<PtxasVerification>& verification = session->second.verification;
-    if (!verification || verification->done || verification->version != job.version ||
-        verification->target != job.target) {
-      return;
-    }
-    verification->done = true;
-    verification->result = std::move(result);
-    waiting = std::exchange(verification->waiting, {});
-    answer = verificationJson(*verification);
-  }
-  for (const json& id : waiting) reply(id, answer);
-  if (codeLensRefreshSupported_) sendRequest("workspace/codeLens/refresh", nullptr);
-}
-
 Settings Server::settingsFor(const std::string& uri) {
   auto path = pathOfUri(uri);
   std::optional<std::filesystem::path> projectFile = path ? findProjectFile(*path) : std::nullopt;
@@ -469,6 +326,7 @@ void Server::applySettingsToOpenDocuments() {
     std::uint64_t serial = scheduler_->setLintOptions(uri, lintOptionsFor(settings), std::move(cuda));
     if (serial == 0) continue;  // Closed meanwhile.
     Session& session = sessions_[uri];
+    session.exactWanted = session.exactWanted || (settings.cudaExactMode && !session.settings.cudaExactMode);
     session.settings = std::move(settings);
     if (anyRefresh) session.awaitedSettingsSerial = serial;
   }
@@ -499,6 +357,7 @@ void Server::didOpen(const json& params) {
     session.cuda = isCudaDocument(language.is_string() ? language.get<std::string>() : "", uri);
   }
   scheduler_->open(uri, std::move(text), version.get<std::int64_t>(), lintOptionsFor(settings), cudaSetupFor(uri, settings));
+  requestExactMode(uri, true);  // Runs once the first full analysis is there.
 }
 
 void Server::didChange(const json& params) {
@@ -533,6 +392,7 @@ void Server::didChange(const json& params) {
 void Server::didClose(const json& params) {
   std::string uri = documentUri(params);
   if (!scheduler_->close(uri)) return;
+  exactMode_.cancel(uri);
   std::vector<PendingRequest> orphans;
   bool refresh = false;
   {
@@ -700,6 +560,7 @@ void Server::onAnalysis(const std::string& uri, const std::shared_ptr<const Anal
   }
   if (refresh) sendRefreshRequests();
   verifyAutomatically(uri, *analysis);
+  if (analysis->isFull()) requestExactMode(uri, false);
   if (!progressToken.empty()) notify("$/progress", {{"token", progressToken}, {"value", {{"kind", "end"}}}});
   for (auto& [request, usable] : ready) answer(request.id, request.method, routes_.find(request.method)->second, *usable, request.params);
   if (!ready.empty()) sessionsDrained_.notify_all();
@@ -715,10 +576,8 @@ void Server::onAnalysis(const std::string& uri, const std::shared_ptr<const Anal
 
 void Server::waitIdle() {
   scheduler_->waitIdle();
-  {
-    std::unique_lock lock(verifyMutex_);
-    verifyIdle_.wait(lock, [&] { return verifyQueue_.empty() && !verifying_; });
-  }
+  exactMode_.waitIdle();
+  verifier_.waitIdle();
   std::unique_lock lock(sessionsMutex_);
   sessionsDrained_.wait_for(lock, std::chrono::seconds(30), [&] {
     return std::none_of(sessions_.begin(), sessions_.end(), [](const auto& entry) { return !entry.second.pending.empty(); });

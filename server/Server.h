@@ -6,13 +6,13 @@
 // has no fresh-enough analysis yet waits (deferred) and is answered from a worker thread
 // when the Scheduler delivers one — or cancelled by `$/cancelRequest` (-32800). The sender
 // is called from several threads, one message at a time. The verify code lens's ptxas runs on a
-// thread of its own (Server::verifyRegisters), so it never holds up reading or analyses.
+// thread of its own (Server::verifyRegisters), and so do exact mode's nvcc runs (CudaExactMode.h), so
+// neither holds up reading or analyses.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -20,11 +20,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "BackgroundQueue.h"
+#include "CudaExactMode.h"
 #include "Document.h"
 #include "PtxasRunner.h"
 #include "Scheduler.h"
@@ -130,18 +131,25 @@ class Server {
     std::string target;
     std::shared_ptr<const std::string> text;
   };
-  void queueVerification(VerifyJob job);
   // With registers.verifyWithPtxas on: after a full analysis of the document's newest version,
   // queues the same run the command does (no request waits on it). Called from onAnalysis.
   void verifyAutomatically(const std::string& uri, const Analysis& analysis);
-  // The verifier thread: runs queued jobs one at a time, stores each result in its session,
-  // answers the requests waiting on it and asks the client to refresh its code lenses.
-  void verifierLoop();
   void finishVerification(const VerifyJob& job, oracle::PtxasResult result);
   void sendRefreshRequests();
   // Whether some document still awaits an analysis under new settings (under sessionsMutex_).
   bool anyAwaitsSettings() const;
   void publishDiagnostics(const std::string& uri, const Analysis& analysis);
+
+  // CudaExactMode.cpp: cuda.exactMode. Marks the document when `wanted` (open, save, the setting
+  // turned on) and queues a run once its newest version has a full analysis.
+  void requestExactMode(const std::string& uri, bool wanted);
+  void didSave(const nlohmann::json& params);
+  // The runner's callback: keeps the report in the session, republishes and refreshes lenses.
+  void finishExactMode(const ExactModeJob& job, std::optional<oracle::ExactReport> report);
+  // The finished run for this analysis's version and text (null: none, stale, or exact mode off).
+  std::shared_ptr<const oracle::ExactReport> exactReportFor(const std::string& uri, const Analysis& analysis);
+  // A lens per kernel with ptxas -v's figures from the run (none without a current run).
+  nlohmann::json cudaCodeLenses(const Analysis& analysis, const nlohmann::json& params);
 
   // Settings for a document: client settings overlaid with its project file.
   Settings settingsFor(const std::string& uri);
@@ -194,7 +202,8 @@ class Server {
   nlohmann::json noItems(const Analysis& analysis, const nlohmann::json& params);
   // Remembers the semantic tokens sent for a document, for delta requests (any thread).
   nlohmann::json rememberTokens(const std::string& uri, std::vector<std::uint32_t> data);
-  nlohmann::json diagnosticsJson(const std::string& uri, const Analysis& analysis) const;
+  // The analysis's diagnostics, with a CUDA document's current exact-mode findings.
+  nlohmann::json diagnosticsJson(const std::string& uri, const Analysis& analysis);
 
   void reply(const nlohmann::json& id, nlohmann::json result);
   void replyError(const nlohmann::json& id, int code, std::string_view message);
@@ -234,16 +243,17 @@ class Server {
   std::atomic<int> nextServerRequestId_{1};  // Refresh requests are sent from worker threads too.
   std::map<std::string, std::function<void(const nlohmann::json&)>> pendingServerRequests_;  // Main thread only.
 
-  // The verify lens: ptxas (none: no lens), and its jobs, run one at a time on verifier_
-  // (started with the first job). Under verifyMutex_, which is never held with sessionsMutex_.
+  // The verify lens: ptxas (none: no lens), and its jobs, run one at a time on a thread of their
+  // own: each result is stored in its session, answers the requests waiting on it and asks the
+  // client to refresh its code lenses (finishVerification). Stopped in ~Server.
   std::optional<std::string> ptxas_;
-  std::mutex verifyMutex_;
-  std::condition_variable verifyWake_;
-  std::condition_variable verifyIdle_;
-  std::deque<VerifyJob> verifyQueue_;
-  bool verifying_ = false;       // A job is running.
-  bool verifyStopping_ = false;  // The server is being destroyed.
-  std::thread verifier_;
+  BackgroundQueue<VerifyJob> verifier_{[this](VerifyJob& job) {
+    finishVerification(job, oracle::runPtxas(*ptxas_, *job.text, job.target, kPtxasTimeout));
+  }};
+
+  // cuda.exactMode's nvcc runs, one at a time on a thread of their own (stopped in ~Server, before
+  // the scheduler it reads goes).
+  BackgroundQueue<ExactModeJob> exactMode_{[this](ExactModeJob& job) { finishExactMode(job, runExactModeJob(job)); }};
 
   // Last: destroyed first, so no worker calls back into a half-destroyed server.
   std::unique_ptr<Scheduler> scheduler_;

@@ -1,18 +1,21 @@
 // Session: what the protocol edge keeps for one open document, beside the text and analyses
 // the Scheduler owns — its settings, the requests waiting for an analysis, what was last
-// published, the semantic tokens last sent and the last ptxas -v run (the verify code lens).
+// published, the semantic tokens last sent, the last ptxas -v run (the verify code lens) and the
+// last exact-mode run of a CUDA document (cuda.exactMode).
 //
 // The Server holds one per open document (from didOpen to didClose), all under one mutex:
 // requests are answered, and analyses delivered, on worker threads.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "ExactDiagnostics.h"
 #include "PtxasRunner.h"
 #include "Settings.h"
 
@@ -37,6 +40,16 @@ struct PtxasVerification {
   std::vector<nlohmann::json> waiting;
 };
 
+// An exact-mode run (nvcc and ptxas on the file on disk, CudaExactMode.h) for one version of a
+// CUDA document's text, which was the file's contents when it ran. Shown only beside an analysis
+// of that version and text: an edit makes it stale until the next save runs it again.
+struct ExactModeRun {
+  std::int64_t version = 0;
+  std::uint64_t textHash = 0;  // exactTextHash of the text nvcc compiled.
+  bool done = false;           // False while queued or running.
+  std::shared_ptr<const oracle::ExactReport> report;  // When done; null when the file had changed on disk.
+};
+
 struct Session {
   // The client's settings overlaid with the document's project file.
   config::Settings settings;
@@ -55,6 +68,10 @@ struct Session {
   std::vector<std::uint32_t> tokens;
   // The last ptxas -v run asked for (Server::verifyRegisters); none until the user asks.
   std::optional<PtxasVerification> verification;
+  // cuda.exactMode: set on open and save (and when the setting is turned on), cleared when the
+  // run for the newest full analysis is queued; the last run asked for.
+  bool exactWanted = false;
+  std::optional<ExactModeRun> exact;
 };
 
 }  // namespace ptx::lsp

@@ -20,7 +20,8 @@ export interface ServerSettings {
   inlayHints?: { liveRegisters?: boolean };
   registers?: { verifyWithPtxas?: boolean };
   // The device passes of CUDA sources, as nvcc's -arch names (`sm_90a` is compute_90 and compute_90a).
-  cuda: { arch: string[] };
+  // exactMode: nvcc and ptxas on saved CUDA files (a user-only setting: machine scope).
+  cuda: { arch: string[]; exactMode?: boolean };
 }
 
 // Every `ptxls.*` key the extension reads. All reads go through `setting()`, so the compiler holds
@@ -40,6 +41,7 @@ export const SETTING_KEYS = [
   'inlayHints.liveRegisters',
   'registers.verifyWithPtxas',
   'cuda.arch',
+  'cuda.exactMode',
   'trace.server',
 ] as const;
 
@@ -96,6 +98,7 @@ export function serverSettings(scope?: vscode.ConfigurationScope): ServerSetting
   // Off is the server's default: sent only when on.
   if (setting('inlayHints.liveRegisters', scope) === true) result.inlayHints = { liveRegisters: true };
   if (setting('registers.verifyWithPtxas', scope) === true) result.registers = { verifyWithPtxas: true };
+  if (setting('cuda.exactMode', scope) === true) result.cuda.exactMode = true;
 
   return result;
 }

@@ -207,6 +207,11 @@ test('every setting the extension reads is declared, and every declared one is r
   for (const good of ['sm_90a', 'sm_80', 'compute_90a', 'sm_100f', 'all', 'all-major']) assert.match(good, name);
   for (const bad of ['90a', 'sm90', 'sm_90a,sm_100a', 'native', '']) assert.doesNotMatch(bad, name);
   assert.match(bundle, /cuda:\s*\{\s*arch:/, 'the bundle never sends cuda.arch to the server');
+  // ptxls.cuda.exactMode runs nvcc: off by default, and user settings only (a workspace cannot set it).
+  const exactMode = properties['ptxls.cuda.exactMode'];
+  assert.equal(exactMode.type, 'boolean');
+  assert.equal(exactMode.default, false);
+  assert.equal(exactMode.scope, 'machine');
 });
 
 test('CUDA documents: selected by language and by .cu/.cuh pattern; formatting and explain rule wired for them', { skip }, () => {
