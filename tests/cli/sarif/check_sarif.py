@@ -231,7 +231,7 @@ def mode_schema(ptxlint, cache):
                        "findings.ptx"], 1, None),
             "stdin": (["-"], 1, findings.encode()),
             "test-cases": ([os.path.join(SOURCE_ROOT, "tests", folder) for folder in
-                            ("syntax_cases", "rules", "clients/fixtures")], 1, None),
+                            ("syntax_cases", "rules", "clients/fixtures", "cuda/cases")], 1, None),
         }
         logs = {}
         for name, (args, expected, stdin) in cases.items():
