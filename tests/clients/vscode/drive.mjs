@@ -364,7 +364,8 @@ try {
     const shared = labels.filter(l => /^\.?shared/.test(l));
     if (shared.length) throw new Error(`the suggest widget after \`ld.global.\` should not offer a second state space, it lists ${JSON.stringify(shared)}`);
     // Select .u32 with its documentation beside it for the screenshot.
-    await focusSuggestion(widget, labels.find(l => l.replace(/^\./, '') === 'u32'));
+    const u32 = labels.findIndex(l => l.replace(/^\./, '') === 'u32');
+    await focusSuggestion(widget, labels[u32], u32 + 1);
     const details = page.locator('.suggest-details-container .suggest-details');
     if (!(await details.isVisible().catch(() => false))) {
       await page.keyboard.press('Control+Space');    // toggles the details pane
@@ -652,7 +653,9 @@ async function allSuggestions(widget) {
   return [...seen.entries()].sort((a, b) => a[0] - b[0]).map(e => e[1]);
 }
 
-async function focusSuggestion(widget, label) {
+// `targetPos`: the label's aria-posinset, when known, so that a label out of view is looked for
+// in the right direction.
+async function focusSuggestion(widget, label, targetPos) {
   const rows = () => widget.locator('.monaco-list-row').evaluateAll(rs => rs.map(r => ({
     pos: Number(r.getAttribute('aria-posinset')), label: r.querySelector('.label-name')?.textContent ?? '',
     focused: r.classList.contains('focused') })));
@@ -661,7 +664,8 @@ async function focusSuggestion(widget, label) {
     const focused = visible.find(r => r.focused);
     if (focused?.label === label) return;
     const target = visible.find(r => r.label === label);
-    await page.keyboard.press(!focused ? 'ArrowDown' : target && target.pos > focused.pos ? 'ArrowDown' : target ? 'ArrowUp' : 'PageUp');
+    const below = target ? target.pos > (focused?.pos ?? 0) : targetPos !== undefined && targetPos > (focused?.pos ?? 0);
+    await page.keyboard.press(!focused ? 'ArrowDown' : target ? (below ? 'ArrowDown' : 'ArrowUp') : below ? 'PageDown' : 'PageUp');
     // Generous: under a loaded CI machine the widget can take over a second to move its focus.
     await waitFor(async () => (await rows()).find(r => r.focused)?.pos !== focused?.pos, 3000).catch(() => {});
   }
