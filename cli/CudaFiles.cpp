@@ -13,36 +13,26 @@ namespace fs = std::filesystem;
 
 CudaFileSetup cudaSetupFor(const std::string& path, const LintOptions& lint, const std::vector<std::string>& projectArch,
                            const CudaCommandLine& commandLine) {
-  CudaFileSetup setup;
-  setup.options.lint = lint;
+  std::optional<config::ArchChoice> chosen;
   if (commandLine.arch) {
-    cuda::PassList list = cuda::parseCudaArchList(*commandLine.arch, "--cuda-arch ");
-    if (!list.error.empty()) setup.problems.push_back("--cuda-arch: " + list.error);
-    setup.options.passes = std::move(list.passes);
-    setup.passesFrom = "--cuda-arch";
+    chosen = config::ArchChoice{cuda::parseCudaArchList(*commandLine.arch, "--cuda-arch "), "--cuda-arch", "--cuda-arch"};
+  } else if (!projectArch.empty()) {
+    chosen = config::ArchChoice{cuda::passesForArchNames(projectArch, ".ptxls.json cuda.arch "), ".ptxls.json cuda.arch",
+                                ".ptxls.json"};
   }
-  std::error_code error;
-  fs::path absolute = path == "-" ? fs::current_path(error) / "stdin.cu" : fs::absolute(path, error);
-  config::CudaTargets targets;
-  if (setup.options.passes.empty() || commandLine.nvcc) targets = config::cudaTargetsFor(absolute, commandLine.compileCommands);
-  if (targets.command && targets.nvcc.isNvcc) {
-    setup.nvccArguments = targets.nvcc.arguments;
-    setup.nvccDirectory = targets.nvcc.directory;
+  // The compile command is looked up when it may give the passes, or for exact mode's argv.
+  std::optional<config::CudaTargets> targets;
+  if (!chosen || commandLine.nvcc) {
+    std::error_code error;
+    fs::path absolute = path == "-" ? fs::current_path(error) / "stdin.cu" : fs::absolute(path, error);
+    targets = config::cudaTargetsFor(absolute, commandLine.compileCommands);
   }
-  if (setup.options.passes.empty() && !projectArch.empty()) {
-    cuda::PassList list = cuda::passesForArchNames(projectArch, ".ptxls.json cuda.arch ");
-    if (!list.error.empty()) setup.problems.push_back(".ptxls.json cuda.arch: " + list.error);
-    setup.options.passes = std::move(list.passes);
-    setup.passesFrom = ".ptxls.json";
-  }
-  if (setup.options.passes.empty() && !targets.nvcc.passes.empty()) {
-    setup.options.passes = targets.nvcc.passes;
-    setup.passesFrom = targets.database.string();
-    for (const auto& macro : targets.nvcc.macroFlags)
-      if (!macro.undefine) setup.options.defines.emplace_back(macro.name, macro.value);
-  }
-  if (setup.options.passes.empty()) setup.passesFrom = "the file's #if guards";
-  return setup;
+  CudaFileSetup file;
+  file.setup = config::resolveCudaSetup(chosen, targets ? &*targets : nullptr);
+  file.options.lint = lint;
+  file.options.passes = file.setup.passes;
+  file.options.defines = file.setup.defines;
+  return file;
 }
 
 bool isCudaFileForWalk(const fs::path& path) {

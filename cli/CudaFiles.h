@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "CudaSetup.h"
 #include "Lint.h"
 #include "inline_asm/CudaLint.h"
 
@@ -22,10 +23,7 @@ struct CudaCommandLine {
 
 struct CudaFileSetup {
   CudaLintOptions options;
-  std::string passesFrom;              // Where the passes came from, for --stats and messages.
-  std::vector<std::string> problems;   // Configuration problems worth a line on stderr.
-  std::optional<std::vector<std::string>> nvccArguments;  // The entry's flags, for --nvcc.
-  std::optional<std::filesystem::path> nvccDirectory;
+  config::CudaSetup setup;  // Passes, where they came from, problems for stderr, the nvcc command.
 };
 
 // `projectArch`: the nearest `.ptxls.json`'s `cuda.arch` (empty when none). Order: the command

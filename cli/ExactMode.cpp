@@ -11,8 +11,8 @@ std::vector<Diagnostic> exactModeDiagnostics(const std::string& path, std::strin
   oracle::ExactRequest request;
   request.file = path;
   request.passes = setup.options.passes;
-  request.flags = setup.nvccArguments.value_or(std::vector<std::string>{});
-  if (setup.nvccDirectory) request.workingDirectory = *setup.nvccDirectory;
+  request.flags = setup.setup.nvccArguments;
+  request.workingDirectory = setup.setup.nvccDirectory;
   request.lint = setup.options.lint;
   oracle::ExactReport report = oracle::runExactMode(text, request);
   for (const std::string& problem : report.problems) problems.push_back("--nvcc: " + problem);

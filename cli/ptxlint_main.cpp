@@ -589,7 +589,7 @@ FileReport lintOne(const Input& input, const Options& settings, OptionsForFiles&
   options.threads = threads;
   if (isCudaSourcePath(configuredPath)) {
     cli::CudaFileSetup setup = cli::cudaSetupFor(configuredPath, options, lintOptions.cudaArchFor(configuredPath), settings.cuda);
-    for (const std::string& problem : setup.problems) std::cerr << "ptxlint: " << shown << ": " << problem << "\n";
+    for (const std::string& problem : setup.setup.problems) std::cerr << "ptxlint: " << shown << ": " << problem << "\n";
     std::vector<Diagnostic> diagnostics = lintCudaText(text, setup.options).diagnostics;
     if (settings.cuda.nvcc && input.path != "-") {
       std::vector<std::string> problems;

@@ -140,33 +140,15 @@ std::shared_ptr<const config::CompilationDatabase> CudaSetupFinder::load(const f
 }
 
 CudaSetup CudaSetupFinder::setupFor(std::string_view uri, const std::vector<std::string>& cudaArch) {
-  CudaSetup setup;
-  if (!cudaArch.empty()) {
-    cuda::PassList list = cuda::passesForArchNames(cudaArch, "cuda.arch ");
-    if (!list.error.empty()) setup.problems.push_back("cuda.arch: " + list.error);
-    setup.passes = std::move(list.passes);
-    setup.passesFrom = "the cuda.arch setting";
+  std::optional<config::ArchChoice> chosen;
+  if (!cudaArch.empty())
+    chosen = config::ArchChoice{cuda::passesForArchNames(cudaArch, "cuda.arch "), "cuda.arch", "the cuda.arch setting"};
+  std::optional<config::CudaTargets> targets;
+  if (std::optional<fs::path> path = config::pathOfUri(uri)) {
+    if (std::optional<fs::path> found = config::findCompilationDatabase(*path))
+      targets = config::cudaTargetsFor(*path, *load(*found));
   }
-  std::optional<fs::path> path = config::pathOfUri(uri);
-  if (path) {
-    if (std::optional<fs::path> found = config::findCompilationDatabase(*path)) {
-      config::CudaTargets targets = config::cudaTargetsFor(*path, *load(*found));
-      if (targets.command && targets.nvcc.isNvcc) {
-        setup.nvccArguments = targets.nvcc.arguments;
-        setup.nvccDirectory = targets.nvcc.directory;
-      }
-      if (!setup.passes.empty()) return setup;  // cuda.arch chose them: the database only gives flags.
-      for (std::string& problem : targets.problems) setup.problems.push_back(std::move(problem));
-      if (!targets.nvcc.passes.empty()) {
-        setup.passes = targets.nvcc.passes;
-        setup.passesFrom = targets.database.string();
-        for (const config::MacroFlag& macro : targets.nvcc.macroFlags)
-          if (!macro.undefine) setup.defines.emplace_back(macro.name, macro.value);
-      }
-    }
-  }
-  if (setup.passes.empty()) setup.passesFrom = "the file's #if guards";
-  return setup;
+  return config::resolveCudaSetup(chosen, targets ? &*targets : nullptr);
 }
 
 std::string CudaAnalysis::ptxTarget() const { return passes.empty() ? std::string("sm_80") : passes.front().ptxTarget(); }

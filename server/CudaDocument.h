@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "CompileCommands.h"
+#include "CudaSetup.h"
 #include "Document.h"
 #include "cuda/AsmStatement.h"
 #include "cuda/CudaSyntax.h"
@@ -37,17 +38,8 @@ namespace ptx::lsp {
 // "cuda-cpp", "cpp", "c"; "ptx" is PTX), else by the extension of the URI's path.
 bool isCudaDocument(std::string_view languageId, std::string_view uri);
 
-// The device passes and build macros one CUDA document is checked with.
-struct CudaSetup {
-  std::vector<cuda::DevicePass> passes;  // Empty: the file's own guards decide.
-  std::vector<std::pair<std::string, std::string>> defines;  // -D flags of its compile command.
-  std::string passesFrom;                // For the log: "cuda.arch", a compile_commands.json, the guards.
-  std::vector<std::string> problems;     // Names or databases that could not be used, for the log.
-  // The compile_commands.json entry's nvcc argv and directory (also when cuda.arch gave the
-  // passes), for exact mode; empty when there is none.
-  std::vector<std::string> nvccArguments;
-  std::filesystem::path nvccDirectory;
-};
+// The device passes and build macros one CUDA document is checked with (config/CudaSetup.h).
+using CudaSetup = config::CudaSetup;
 
 // Finds each CUDA document's setup. Loaded compile_commands.json files are kept and read again
 // only when they change on disk (a project has one for hundreds of files). Thread-safe.
