@@ -82,44 +82,9 @@ std::optional<std::int64_t> sizeOfType(std::string_view spelling) {
 // A pp-number as an integer literal: decimal, hex, octal or binary, digit separators, integer
 // suffixes. Floating literals and values beyond int64 give nullopt.
 std::optional<std::int64_t> integerLiteral(std::string_view spelling) {
-  std::string digits;
-  for (char c : spelling)
-    if (c != '\'') digits += c;
-  std::size_t end = digits.size();
-  while (end > 0 && std::string_view("uUlLzZ").find(digits[end - 1]) != std::string_view::npos) --end;
-  digits.resize(end);
-  if (digits.empty()) return std::nullopt;
-  unsigned base = 10;
-  std::size_t at = 0;
-  if (digits.size() > 1 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
-    base = 16;
-    at = 2;
-  } else if (digits.size() > 1 && digits[0] == '0' && (digits[1] == 'b' || digits[1] == 'B')) {
-    base = 2;
-    at = 2;
-  } else if (digits.size() > 1 && digits[0] == '0') {
-    base = 8;
-    at = 1;
-  }
-  if (at == digits.size()) return std::nullopt;
-  std::uint64_t value = 0;
-  for (; at < digits.size(); ++at) {
-    char c = digits[at];
-    unsigned digit;
-    if (c >= '0' && c <= '9')
-      digit = static_cast<unsigned>(c - '0');
-    else if (c >= 'a' && c <= 'f')
-      digit = static_cast<unsigned>(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F')
-      digit = static_cast<unsigned>(c - 'A' + 10);
-    else
-      return std::nullopt;
-    if (digit >= base) return std::nullopt;
-    if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / base) return std::nullopt;
-    value = value * base + digit;
-  }
-  if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
-  return static_cast<std::int64_t>(value);
+  std::optional<std::uint64_t> value = cuda::integerLiteralValue(spelling);
+  if (!value || *value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
+  return static_cast<std::int64_t>(*value);
 }
 
 using Value = std::optional<std::int64_t>;

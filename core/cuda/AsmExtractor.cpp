@@ -2,9 +2,7 @@
 #include "cuda/AsmExtractor.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cctype>
-#include <cstring>
 
 namespace ptx::cuda {
 
@@ -355,18 +353,8 @@ class StatementParser {
         continue;
       }
       if (token.kind != TokenKind::Number || value) return std::nullopt;
-      std::string digits;
-      for (char c : source_.spelling(token))
-        if (c != '\'') digits.push_back(c);
-      while (!digits.empty() && std::strchr("uUlL", digits.back())) digits.pop_back();
-      int base = 10;
-      std::size_t start = 0;
-      if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) base = 16, start = 2;
-      else if (digits.size() > 1 && digits[0] == '0') base = 8, start = 1;
-      std::uint64_t parsed = 0;
-      auto result = std::from_chars(digits.data() + start, digits.data() + digits.size(), parsed, base);
-      if (result.ec != std::errc() || result.ptr != digits.data() + digits.size()) return std::nullopt;
-      value = parsed;
+      value = integerLiteralValue(source_.spelling(token));
+      if (!value) return std::nullopt;
     }
     if (!value) return std::nullopt;
     return (negative ? "-" : "") + std::to_string(*value);

@@ -268,6 +268,38 @@ bool LexedSource::is(const Token& token, std::string_view spelling) const {
   return this->spelling(token) == spelling;
 }
 
+std::optional<std::uint64_t> integerLiteralValue(std::string_view spelling) {
+  std::string digits;
+  for (char c : spelling)
+    if (c != '\'') digits += c;
+  while (!digits.empty() && std::string_view("uUlLzZ").find(digits.back()) != std::string_view::npos) digits.pop_back();
+  unsigned base = 10;
+  std::size_t at = 0;
+  if (digits.size() > 1 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+    base = 16;
+    at = 2;
+  } else if (digits.size() > 1 && digits[0] == '0' && (digits[1] == 'b' || digits[1] == 'B')) {
+    base = 2;
+    at = 2;
+  } else if (digits.size() > 1 && digits[0] == '0') {
+    base = 8;
+    at = 1;
+  }
+  if (at >= digits.size()) return std::nullopt;
+  std::uint64_t value = 0;
+  for (; at < digits.size(); ++at) {
+    char c = digits[at];
+    unsigned digit = 0;
+    if (c >= '0' && c <= '9') digit = static_cast<unsigned>(c - '0');
+    else if (c >= 'a' && c <= 'f') digit = static_cast<unsigned>(c - 'a' + 10);
+    else if (c >= 'A' && c <= 'F') digit = static_cast<unsigned>(c - 'A' + 10);
+    else return std::nullopt;
+    if (digit >= base || value > (UINT64_MAX - digit) / base) return std::nullopt;
+    value = value * base + digit;
+  }
+  return value;
+}
+
 DecodedString decodeStringLiteral(const LexedSource& source, const Token& token) {
   DecodedString out;
   std::string_view text = source.text();

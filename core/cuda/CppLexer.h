@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -79,5 +80,9 @@ struct DecodedString {
 };
 
 DecodedString decodeStringLiteral(const LexedSource& source, const Token& token);
+
+// The value of a pp-number that is an integer literal: decimal, hex, octal or binary, digit
+// separators and integer suffixes; nullopt for a floating literal or a value past 64 bits.
+std::optional<std::uint64_t> integerLiteralValue(std::string_view spelling);
 
 }  // namespace ptx::cuda

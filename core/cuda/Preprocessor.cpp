@@ -185,27 +185,9 @@ class ConditionEvaluator {
 
   static Item number(std::string_view spelling) {
     Item item;
-    std::string digits;
-    for (char c : spelling)
-      if (c != '\'') digits.push_back(c);
-    while (!digits.empty() && (digits.back() == 'u' || digits.back() == 'U' || digits.back() == 'l' || digits.back() == 'L'))
-      digits.pop_back();
-    int base = 10;
-    std::size_t start = 0;
-    if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
-      base = 16;
-      start = 2;
-    } else if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'b' || digits[1] == 'B')) {
-      base = 2;
-      start = 2;
-    } else if (digits.size() > 1 && digits[0] == '0') {
-      base = 8;
-      start = 1;
-    }
-    std::uint64_t value = 0;
-    auto result = std::from_chars(digits.data() + start, digits.data() + digits.size(), value, base);
-    if (result.ec != std::errc() || result.ptr != digits.data() + digits.size()) item.kind = Item::Unknown;
-    item.value = static_cast<std::int64_t>(value);
+    std::optional<std::uint64_t> value = integerLiteralValue(spelling);
+    if (!value) item.kind = Item::Unknown;
+    item.value = static_cast<std::int64_t>(value.value_or(0));
     return item;
   }
 
