@@ -177,27 +177,36 @@ std::string_view whyMaybeNotEmitted(const CheckedStatement& checked, const cuda:
 
 void downgradeWhereNotEmitted(std::vector<Diagnostic>& out, const std::vector<CheckedStatement>& checked,
                               const cuda::LexedSource& source, const cuda::PassView& view) {
+  // The statement a finding belongs to: the one whose text holds it (statements are in source
+  // order and disjoint), else one whose template has bytes from a macro's #define there.
+  std::vector<ByteRange> macroBytes(checked.size(), ByteRange{UINT32_MAX, 0});
+  for (std::size_t s = 0; s < checked.size(); ++s) {
+    const cuda::AsmStatement& statement = *checked[s].statement;
+    for (std::uint32_t byte : statement.templateSource) {
+      if (byte >= statement.range.begin && byte < statement.range.end) continue;
+      macroBytes[s].begin = std::min(macroBytes[s].begin, byte);
+      macroBytes[s].end = std::max(macroBytes[s].end, byte + 1);
+    }
+  }
+  auto owner = [&](std::uint32_t offset) -> const CheckedStatement* {
+    auto after = std::upper_bound(checked.begin(), checked.end(), offset,
+                                  [](std::uint32_t o, const CheckedStatement& c) { return o < c.statement->range.begin; });
+    if (after != checked.begin() && offset < std::prev(after)->statement->range.end) return &*std::prev(after);
+    for (std::size_t s = 0; s < checked.size(); ++s)
+      if (macroBytes[s].begin <= offset && offset < macroBytes[s].end) return &checked[s];
+    return nullptr;
+  };
   for (Diagnostic& diagnostic : out) {
     if (diagnostic.severity != Severity::Error) continue;
-    for (const CheckedStatement& statement : checked) {
-      const cuda::AsmStatement& asmStatement = *statement.statement;
-      bool inside = asmStatement.range.begin <= diagnostic.range.begin && diagnostic.range.begin < asmStatement.range.end;
-      if (!inside && !asmStatement.templateSource.empty()) {
-        auto [low, high] = std::minmax_element(asmStatement.templateSource.begin(), asmStatement.templateSource.end());
-        inside = *low <= diagnostic.range.begin && diagnostic.range.begin <= *high;
-      }
-      if (!inside) continue;
-      std::string_view why = whyMaybeNotEmitted(statement, source, view);
-      if (!why.empty()) {
-        diagnostic.severity = Severity::Warning;
-        diagnostic.message = concat({diagnostic.message, " (a warning: ptxas sees this statement only ", why, ")"});
-      }
-      break;
+    const CheckedStatement* statement = owner(diagnostic.range.begin);
+    if (!statement) continue;
+    std::string_view why = whyMaybeNotEmitted(*statement, source, view);
+    if (!why.empty()) {
+      diagnostic.severity = Severity::Warning;
+      diagnostic.message = concat({diagnostic.message, " (a warning: ptxas sees this statement only ", why, ")"});
     }
   }
 }
-
-bool hasNulByte(std::string_view text) { return text.find('\0') != std::string_view::npos; }
 
 // One pass's work that needs no C++ structure: its preprocessing, its statements and the lint
 // of their templates. It runs while the CUDA grammar parses the text.
@@ -324,7 +333,7 @@ bool isCudaSourcePath(std::string_view path) {
 
 CudaLintResult lintCudaText(std::string_view text, const CudaLintOptions& options) {
   CudaLintResult result;
-  if (hasNulByte(text)) {
+  if (looksBinary(text)) {
     Diagnostic binary;
     binary.rule = "SYN006";
     binary.severity = Severity::Error;
