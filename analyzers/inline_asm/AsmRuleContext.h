@@ -25,8 +25,6 @@ namespace ptx {
 
 // Where a statement sits in the C++ source (from the CUDA syntax tree's outline).
 struct StatementPlacement {
-  bool inFunction = false;
-  bool isKernel = false;     // In a __global__ function's body.
   bool isHostOnly = false;   // In a function that is never compiled for the device.
   // The function's qualifiers include a macro this file does not define (`CUTLASS_DEVICE`):
   // it may be device code or not. Its statements are checked when they read as PTX, and an
@@ -35,7 +33,6 @@ struct StatementPlacement {
   bool isTemplate = false;   // In a function template (or a member of a class template).
   bool isLambda = false;
   bool mayBeInlined = false; // A __device__ function (not a kernel): every call site gets a copy.
-  std::string functionName;
   // Whether a kernel of the pass reaches the statement (its function is a kernel or is called
   // from one); Unknown when the source has no kernel or the call graph cannot say.
   cuda::Truth reachedByKernel = cuda::Truth::Unknown;

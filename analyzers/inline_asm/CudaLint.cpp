@@ -371,7 +371,7 @@ CudaLintResult lintCudaText(std::string_view text, const CudaLintOptions& option
   if (outlineFuture.valid()) outline = outlineFuture.get();
 
   std::set<std::tuple<std::uint32_t, std::uint32_t, std::string, std::string>> seen;
-  std::set<std::uint32_t> statementsSeen, opaqueSeen;
+  std::set<std::uint32_t> statementsSeen;
   for (PassWork& pass : work) {
     std::vector<cuda::AsmStatement> statements;
     for (Diagnostic& diagnostic : checkPass(text, source, pass, *outline, options.lint, statements)) {
@@ -379,14 +379,12 @@ CudaLintResult lintCudaText(std::string_view text, const CudaLintOptions& option
         result.diagnostics.push_back(std::move(diagnostic));
     }
     for (cuda::AsmStatement& statement : statements) {
-      if (statement.opaqueReason) opaqueSeen.insert(statement.keyword.begin);
       if (statementsSeen.insert(statement.keyword.begin).second) result.firstPassStatements.push_back(std::move(statement));
     }
   }
   std::sort(result.firstPassStatements.begin(), result.firstPassStatements.end(),
             [](const cuda::AsmStatement& a, const cuda::AsmStatement& b) { return a.keyword.begin < b.keyword.begin; });
   result.statements = statementsSeen.size();
-  result.opaqueStatements = opaqueSeen.size();
   checkHostCalls(text, source, kHostEnvironment, options, result.diagnostics);  // Once per file: host code has no passes.
   applyRuleSettings(result.diagnostics, options.lint);
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {

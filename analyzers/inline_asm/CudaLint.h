@@ -43,7 +43,6 @@ struct CudaLintResult {
   std::vector<Diagnostic> diagnostics;  // Sorted by position, then code.
   std::vector<cuda::DevicePass> passes;  // The passes checked.
   std::size_t statements = 0;             // Distinct asm statements found (any pass).
-  std::size_t opaqueStatements = 0;
   std::vector<cuda::AsmStatement> firstPassStatements;  // Every statement, in source order, as the first pass that compiles it sees it.
 };
 

@@ -138,10 +138,7 @@ StatementPlacement SourceOutline::placementOf(const cuda::AsmStatement& statemen
     return placement;
   }
   const cuda::CudaFunction& function = outline.functions[static_cast<std::size_t>(index)];
-  placement.inFunction = true;
-  placement.functionName = function.name;
   placement.functionBody = function.body;
-  placement.isKernel = function.isKernel;
   placement.isLambda = function.isLambda;
   placement.isTemplate = function.isTemplate;
 

@@ -108,7 +108,6 @@ class StatementParser {
         macroParameters_ = macro->parameters;
     }
     statement.keyword = first.range;
-    statement.keywordToken = keyword;
     statement.activity = pass_.activity(keyword);
     StatementCursor cursor(source_, pass_, keyword + 1, limit, inDirective, statement.activity);
     while (!cursor.done() && cursor.token().kind == TokenKind::Identifier) {
@@ -126,7 +125,6 @@ class StatementParser {
     while (!cursor.done() && !cursor.is(")")) {
       if (cursor.is(":") || cursor.is("::")) {
         section += cursor.is("::") ? 2 : 1;
-        statement.hasColon = true;
         cursor.advance();
         continue;
       }

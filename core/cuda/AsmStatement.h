@@ -56,10 +56,8 @@ struct AsmClobber {
 struct AsmStatement {
   ByteRange range;    // From the keyword to the closing parenthesis.
   ByteRange keyword;  // `asm`, `__asm__` or `__asm`.
-  std::uint32_t keywordToken = 0;
   bool isVolatile = false;
-  bool hasColon = false;  // At least one ':' section: operands are substituted only then...
-  // ...and only when there is at least one operand (inline-ptx.md §3).
+  // Operands are substituted only when the statement has at least one (inline-ptx.md §3).
   bool substitutes() const { return !operands.empty(); }
 
   std::string templateText;  // Decoded bytes nvcc pastes (before operand substitution).
