@@ -7,6 +7,7 @@
 #include <cctype>
 #include <set>
 #include <tuple>
+#include <unordered_set>
 
 #include "cuda/AsmExtractor.h"
 #include "cuda/AsmFragment.h"
@@ -155,19 +156,33 @@ bool asmRuleRuns(const AsmRuleEntry& rule, const LintOptions& options) {
 
 // Why ptxas may never see a statement (empty: it sees it whenever the file is compiled for the
 // pass): an error there is reported as a warning, since the build need not fail.
-std::string_view whyMaybeNotEmitted(const CheckedStatement& checked, const cuda::LexedSource& source,
-                                    const cuda::PassView& view) {
+// The names the pass compiles outside directives (where a macro is expanded), gathered once
+// when a finding in a macro body first asks.
+class ExpandedNames {
+ public:
+  ExpandedNames(const cuda::LexedSource& source, const cuda::PassView& view) : source_(source), view_(view) {}
+  bool contains(const std::string& name) {
+    if (!names_) {
+      names_.emplace();
+      const auto& tokens = source_.tokens();
+      for (std::uint32_t i = 0; i < tokens.size(); ++i) {
+        if (tokens[i].directive != cuda::kNoDirective || tokens[i].kind != cuda::TokenKind::Identifier) continue;
+        if (view_.activity(i) != Truth::False) names_->insert(source_.spelling(tokens[i]));
+      }
+    }
+    return names_->contains(name);
+  }
+
+ private:
+  const cuda::LexedSource& source_;
+  const cuda::PassView& view_;
+  std::optional<std::unordered_set<std::string>> names_;
+};
+
+std::string_view whyMaybeNotEmitted(const CheckedStatement& checked, ExpandedNames& expanded) {
   const cuda::AsmStatement& statement = *checked.statement;
   if (statement.activity != Truth::True) return "when the #if conditions around it hold";
-  if (statement.macroName) {
-    std::string scratch;
-    const auto& tokens = source.tokens();
-    for (std::uint32_t i = 0; i < tokens.size(); ++i) {
-      if (tokens[i].directive != cuda::kNoDirective || tokens[i].kind != cuda::TokenKind::Identifier) continue;
-      if (view.activity(i) != Truth::False && source.spellingView(tokens[i], scratch) == *statement.macroName) return {};
-    }
-    return "when the macro is expanded";
-  }
+  if (statement.macroName) return expanded.contains(*statement.macroName) ? std::string_view() : "when the macro is expanded";
   if (checked.placement.deviceUnknown) return "when its function is device code (its qualifiers come from a macro of another header)";
   if (checked.placement.reachedByKernel == Truth::False) return "when a kernel calls its function";
   if (checked.placement.isTemplate && checked.placement.reachedByKernel != Truth::True)
@@ -196,11 +211,12 @@ void downgradeWhereNotEmitted(std::vector<Diagnostic>& out, const std::vector<Ch
       if (macroBytes[s].begin <= offset && offset < macroBytes[s].end) return &checked[s];
     return nullptr;
   };
+  ExpandedNames expanded(source, view);
   for (Diagnostic& diagnostic : out) {
     if (diagnostic.severity != Severity::Error) continue;
     const CheckedStatement* statement = owner(diagnostic.range.begin);
     if (!statement) continue;
-    std::string_view why = whyMaybeNotEmitted(*statement, source, view);
+    std::string_view why = whyMaybeNotEmitted(*statement, expanded);
     if (!why.empty()) {
       diagnostic.severity = Severity::Warning;
       diagnostic.message = concat({diagnostic.message, " (a warning: ptxas sees this statement only ", why, ")"});
