@@ -6,6 +6,7 @@
 #include <memory>
 #include <cctype>
 #include <set>
+#include <thread>
 #include <tuple>
 #include <unordered_set>
 
@@ -375,8 +376,12 @@ CudaLintResult lintCudaText(std::string_view text, const CudaLintOptions& option
   cuda::LexedSource source(text);
   result.passes = options.passes.empty() ? cuda::defaultPasses(cuda::guardArchitectures(source)) : options.passes;
   // The CUDA grammar's parse (the outline) is the larger half of the work and the passes need it
-  // only to place their statements: with a thread to spare, it runs beside them.
-  auto makeOutline = [&] { return std::make_unique<SourceOutline>(text, source, result.passes, options.tree); };
+  // only to place their statements: with threads to spare, it runs beside them, a long text
+  // parsed in pieces at once.
+  const unsigned threads = options.lint.threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : options.lint.threads;
+  auto makeOutline = [&] {
+    return std::make_unique<SourceOutline>(text, source, result.passes, options.tree, threads);
+  };
   std::future<std::unique_ptr<SourceOutline>> outlineFuture;
   std::unique_ptr<SourceOutline> outline;
   if (options.lint.threads != 1 && options.tree == nullptr) outlineFuture = std::async(std::launch::async, makeOutline);

@@ -29,13 +29,11 @@ std::string assignedVariable(std::string_view text, std::uint32_t callBegin) {
 }  // namespace
 
 SourceOutline::SourceOutline(std::string_view text, const cuda::LexedSource& source,
-                             std::span<const cuda::DevicePass> /*passes*/, const cuda::CudaSyntaxTree* tree)
+                             std::span<const cuda::DevicePass> /*passes*/, const cuda::CudaSyntaxTree* tree,
+                             unsigned parseThreads)
     : text_(text), source_(source) {
-  if (tree == nullptr) {
-    ownTree_ = std::make_unique<cuda::CudaSyntaxTree>(cuda::parseCudaSyntax(text));
-    tree = ownTree_.get();
-  }
-  outline_ = std::make_unique<cuda::CudaOutline>(cuda::outlineOf(*tree, text));
+  outline_ = std::make_unique<cuda::CudaOutline>(tree != nullptr ? cuda::outlineOf(*tree, text)
+                                                                 : cuda::outlineOfText(text, parseThreads));
   hasKernels_ = !cuda::kernelsOf(*outline_).empty();
   for (std::uint32_t c = 0; c < outline_->calls.size(); ++c) callsByCallee_[outline_->calls[c].callee].push_back(c);
 }
@@ -170,8 +168,8 @@ StatementPlacement SourceOutline::placementOf(const cuda::AsmStatement& statemen
     placement.loopConditions.push_back(around.condition);
   }
   if (auto calls = callsByCallee_.find(function.simpleName); !function.simpleName.empty() && calls != callsByCallee_.end()) {
-    for (std::uint32_t index : calls->second) {
-      const cuda::CudaCall& call = outline.calls[index];
+    for (std::uint32_t callIndex : calls->second) {
+      const cuda::CudaCall& call = outline.calls[callIndex];
       std::vector<std::int32_t> loops = outline.enclosingLoops(call.range.begin);
       if (loops.empty()) continue;
       std::string assigned = assignedVariable(text_, call.range.begin);

@@ -24,9 +24,10 @@ class CudaSyntaxTree;
 
 class SourceOutline {
  public:
-  // Parses `text` with the CUDA grammar (or reuses `tree`, a parse of the same text).
+  // Parses `text` with the CUDA grammar, on up to `parseThreads` threads (cuda::outlineOfText),
+  // or reuses `tree`, a parse of the same text.
   SourceOutline(std::string_view text, const cuda::LexedSource& source, std::span<const cuda::DevicePass> passes,
-                const cuda::CudaSyntaxTree* tree = nullptr);
+                const cuda::CudaSyntaxTree* tree = nullptr, unsigned parseThreads = 1);
   ~SourceOutline();
 
   // The pass whose statements are placed next: calls and kernels the pass does not compile
@@ -40,7 +41,6 @@ class SourceOutline {
 
   std::string_view text_;
   const cuda::LexedSource& source_;
-  std::unique_ptr<cuda::CudaSyntaxTree> ownTree_;
   std::unique_ptr<cuda::CudaOutline> outline_;
   // Per outline function: whether a kernel calls it, directly or not (Unknown: only through a
   // call whose name several functions share, such as `A<float>::copy` and `B<T>::copy`).

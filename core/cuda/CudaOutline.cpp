@@ -3,6 +3,7 @@
 #include "cuda/CudaOutline.h"
 
 #include <algorithm>
+#include <future>
 #include <unordered_map>
 
 namespace ptx::cuda {
@@ -30,6 +31,7 @@ enum class Kind : std::uint8_t {
   Specifier,  // storage_class_specifier, type_qualifier: qualifier bits from their text
   AttributeSpecifier,
   Opaque,  // Literals, comments, directives without code: nothing inside matters; not entered.
+  PreprocConditional,  // preproc_if, preproc_elif: its condition is not entered.
 };
 
 struct Grammar {
@@ -82,6 +84,19 @@ struct Grammar {
         {"preproc_function_def", Kind::Opaque},
         {"preproc_call", Kind::Opaque},
         {"preproc_include", Kind::Opaque},
+        {"preproc_if", Kind::PreprocConditional},
+        {"preproc_elif", Kind::PreprocConditional},
+        // Compile-time only: calls there run in the compiler (a constexpr function, a default
+        // template argument), not on the device; and parameter lists, whose default arguments
+        // the callers evaluate.
+        {"template_parameter_list", Kind::Opaque},
+        {"template_argument_list", Kind::Opaque},
+        {"static_assert_declaration", Kind::Opaque},
+        {"sizeof_expression", Kind::Opaque},
+        {"alignof_expression", Kind::Opaque},
+        {"decltype", Kind::Opaque},
+        {"type_descriptor", Kind::Opaque},
+        {"parameter_list", Kind::Opaque},
     };
     std::uint32_t count = ts_language_symbol_count(language);
     kinds.assign(count, Kind::Other);
@@ -218,19 +233,31 @@ class OutlineWalker {
   OutlineWalker(const CudaSyntaxTree& tree, std::string_view text)
       : grammar_(Grammar::get()), text_(text), changes_(tree.viewChanges()) {}
 
-  CudaOutline run(TSNode root) {
+  // `textBegin`: where the parsed bytes begin (the root node starts at its first token, after
+  // any qualifier macro the view blanked).
+  CudaOutline run(TSNode root, std::uint32_t textBegin) {
     if (ts_node_is_null(root)) return std::move(outline_);
     TSTreeCursor cursor = ts_tree_cursor_new(root);
     // Per depth: where the gap before the current node starts (the previous sibling's end, or
     // the parent's start), and what entering the node pushed.
-    std::vector<std::uint32_t> gapStart{ts_node_start_byte(root)};
-    std::vector<Pushed> pushed{enter(root, gapStart.back())};
+    std::vector<std::uint32_t> gapStart{std::min(textBegin, ts_node_start_byte(root))};
+    // Per depth: the parent's kind (a preprocessor conditional's condition is no code).
+    std::vector<Kind> parents{Kind::Other};
+    bool descend = true;  // Into the current node.
+    auto visit = [&](TSNode next) {
+      bool condition = parents.back() == Kind::PreprocConditional &&
+                       ts_tree_cursor_current_field_id(&cursor) == grammar_.condition;
+      descend = !condition && kindOf(grammar_, next) != Kind::Opaque;
+      return condition ? Pushed::Nothing : enter(next, gapStart.back());
+    };
+    std::vector<Pushed> pushed{visit(root)};
     TSNode node = root;
     while (true) {
-      if (kindOf(grammar_, node) != Kind::Opaque && ts_tree_cursor_goto_first_child(&cursor)) {
-        gapStart.push_back(ts_node_start_byte(node));
+      if (descend && ts_tree_cursor_goto_first_child(&cursor)) {
+        gapStart.push_back(gapStart.size() == 1 ? gapStart.front() : ts_node_start_byte(node));
+        parents.push_back(kindOf(grammar_, node));
         node = ts_tree_cursor_current_node(&cursor);
-        pushed.push_back(enter(node, gapStart.back()));
+        pushed.push_back(visit(node));
         continue;
       }
       bool done = false;
@@ -240,13 +267,14 @@ class OutlineWalker {
         gapStart.back() = ts_node_end_byte(node);
         if (ts_tree_cursor_goto_next_sibling(&cursor)) {
           node = ts_tree_cursor_current_node(&cursor);
-          pushed.push_back(enter(node, gapStart.back()));
+          pushed.push_back(visit(node));
           break;
         }
         if (!ts_tree_cursor_goto_parent(&cursor)) {
           done = true;
           break;
         }
+        parents.pop_back();
         gapStart.pop_back();
         node = ts_tree_cursor_current_node(&cursor);
       }
@@ -484,7 +512,55 @@ std::vector<std::int32_t> CudaOutline::enclosingLoops(std::uint32_t offset) cons
 }
 
 CudaOutline outlineOf(const CudaSyntaxTree& tree, std::string_view text) {
-  return OutlineWalker(tree, text).run(tree.root());
+  return OutlineWalker(tree, text).run(tree.root(), 0);
+}
+
+namespace {
+
+// Appends an outline of the text after `into`'s (its indices shifted past `into`'s lists).
+void append(CudaOutline& into, CudaOutline&& next) {
+  const auto functions = static_cast<std::int32_t>(into.functions.size());
+  const auto loops = static_cast<std::int32_t>(into.loops.size());
+  auto shift = [](std::int32_t& index, std::int32_t by) {
+    if (index != kNoIndex) index += by;
+  };
+  for (CudaFunction& function : next.functions) {
+    shift(function.parent, functions);
+    into.functions.push_back(std::move(function));
+  }
+  for (CudaLoop& loop : next.loops) {
+    shift(loop.function, functions);
+    shift(loop.parent, loops);
+    shift(loop.outer, loops);
+    into.loops.push_back(loop);
+  }
+  for (CudaCall& call : next.calls) {
+    shift(call.function, functions);
+    into.calls.push_back(std::move(call));
+  }
+  for (CudaAsm& statement : next.asms) {
+    shift(statement.function, functions);
+    shift(statement.loop, loops);
+    into.asms.push_back(statement);
+  }
+}
+
+}  // namespace
+
+CudaOutline outlineOfText(std::string_view text, unsigned threads, std::size_t minPieceBytes) {
+  const std::size_t count =
+      std::max<std::size_t>(1, std::min<std::size_t>(threads, text.size() / std::max<std::size_t>(1, minPieceBytes)));
+  CudaTextPieces pieces(text, count);
+  auto outlinePiece = [&](std::size_t k) {
+    CudaSyntaxTree tree = pieces.parse(k);
+    return OutlineWalker(tree, text).run(tree.root(), pieces.extent(k).begin);
+  };
+  // This thread takes the first piece; the others run beside it.
+  std::vector<std::future<CudaOutline>> others;
+  for (std::size_t k = 1; k < pieces.size(); ++k) others.push_back(std::async(std::launch::async, outlinePiece, k));
+  CudaOutline outline = outlinePiece(0);
+  for (auto& other : others) append(outline, other.get());
+  return outline;
 }
 
 std::vector<std::int32_t> kernelsOf(const CudaOutline& outline) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cmath>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -733,8 +734,11 @@ const char* readView(void* payload, std::uint32_t byteIndex, TSPoint, std::uint3
   return text.data() + byteIndex;
 }
 
-TSTree* runParser(const TSTree* old, std::string_view text, const View& view, const ParseOptions& options) {
+// `ranges` empty: the whole text.
+TSTree* runParser(const TSTree* old, std::string_view text, const View& view, const ParseOptions& options,
+                  std::span<const TSRange> ranges = {}) {
   TSParser* parser = threadParser();
+  if (!ranges.empty()) ts_parser_set_included_ranges(parser, ranges.data(), static_cast<std::uint32_t>(ranges.size()));
   ts_parser_set_timeout_micros(parser, options.timeoutMicros);
   // tree-sitter reads the flag with an atomic load through a plain pointer.
   static_assert(sizeof(std::atomic<std::size_t>) == sizeof(std::size_t));
@@ -744,6 +748,7 @@ TSTree* runParser(const TSTree* old, std::string_view text, const View& view, co
   TSTree* tree = ts_parser_parse(parser, old, input);
   ts_parser_set_cancellation_flag(parser, nullptr);
   ts_parser_set_timeout_micros(parser, 0);
+  if (!ranges.empty()) ts_parser_set_included_ranges(parser, nullptr, 0);
   if (tree == nullptr) ts_parser_reset(parser);
   return tree;
 }
@@ -936,6 +941,196 @@ CudaSyntaxTree reparseCudaSyntax(const CudaSyntaxTree& old, std::string_view new
     tree = emptyTree();
   } else {
     result.view_ = std::move(view);
+  }
+  result.tree_.reset(tree, TreeDeleter{});
+  return result;
+}
+
+// ── Parsing in pieces ─────────────────────────────────────────────────────────────────────
+
+namespace {
+
+// A conditional group as the cut finder sees it.
+struct ConditionalGroup {
+  ByteRange opening;  // The `#if`/`#ifdef`/`#ifndef` line.
+  ByteRange closing;  // The `#endif` line; empty until seen.
+  bool hasAlternative = false;  // An `#else` or `#elif*`.
+};
+
+struct CutCandidate {
+  std::uint32_t offset = 0;
+  std::vector<std::uint32_t> open;  // Indices of the groups open there, outermost first.
+};
+
+bool isPunct(std::string_view text, const Lexeme& l, char c) { return l.kind == LexKind::Punct && text[l.begin] == c; }
+
+}  // namespace
+
+std::vector<TextCut> topLevelCuts(std::string_view text) {
+  std::vector<ConditionalGroup> groups;
+  std::vector<std::uint32_t> openGroups;
+  std::vector<CutCandidate> candidates;
+  // Nesting of (), [] and {} outside directives; once it goes below zero (a brace under an
+  // `#if` with an `#else`, say) nothing after is trusted.
+  int depth = 0;
+  bool broken = false;
+  Lexeme previousCode;  // The last lexeme outside directives.
+  Lexer lexer(text, text.starts_with("\xEF\xBB\xBF") ? 3 : 0);
+  Lexeme l = lexer.next();
+  while (l.kind != LexKind::End && !broken) {
+    if (l.directive != 0) {
+      std::uint32_t directive = l.directive;
+      Lexeme hash = l;
+      Lexeme keyword = lexer.next();
+      Lexeme last = keyword.directive == directive ? keyword : hash;
+      Lexeme after = keyword;
+      while (after.kind != LexKind::End && after.directive == directive) {
+        last = after;
+        after = lexer.next();
+      }
+      ByteRange line{hash.begin, last.end};
+      bool atCut = depth == 0 && previousCode.kind == LexKind::Punct &&
+                   (isPunct(text, previousCode, ';') || isPunct(text, previousCode, '}'));
+      std::string_view word = keyword.directive == directive && keyword.kind == LexKind::Identifier
+                                  ? spellingOf(text, keyword)
+                                  : std::string_view{};
+      // A cut before a directive line; before an `#endif` it falls after the group.
+      if (atCut && word != "else" && !word.starts_with("elif")) candidates.push_back({hash.begin, openGroups});
+      if (word == "if" || word == "ifdef" || word == "ifndef") {
+        openGroups.push_back(static_cast<std::uint32_t>(groups.size()));
+        groups.push_back({line, {}, false});
+      } else if (word == "else" || word.starts_with("elif")) {
+        if (!openGroups.empty()) groups[openGroups.back()].hasAlternative = true;
+      } else if (word == "endif") {
+        if (openGroups.empty()) {
+          broken = true;
+        } else {
+          groups[openGroups.back()].closing = line;
+          openGroups.pop_back();
+        }
+      }
+      l = after;
+      continue;
+    }
+    Lexeme next = lexer.next();
+    if (l.startsLine && depth == 0 && l.kind == LexKind::Identifier &&
+        (isPunct(text, previousCode, ';') || isPunct(text, previousCode, '}'))) {
+      // Not the rest of a declaration or statement the line before began: `} else`,
+      // `} while (c);`, `struct S { ... }` then `s;` on the next line.
+      std::string_view word = spellingOf(text, l);
+      bool continues = word == "else" || word == "catch" || word == "while" ||
+                       (next.directive == 0 && next.kind == LexKind::Punct && std::strchr(";,=[)", text[next.begin]));
+      if (!continues) candidates.push_back({l.begin, openGroups});
+    }
+    if (l.kind == LexKind::Punct) {
+      char c = text[l.begin];
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      if (c == ')' || c == ']' || c == '}') broken = --depth < 0;
+    }
+    previousCode = l;
+    l = next;
+  }
+  std::vector<TextCut> cuts;
+  if (broken) return cuts;
+  for (const CutCandidate& candidate : candidates) {
+    // Every group open at the cut must be closed, and without alternatives: each piece then
+    // holds one stretch of the group's only branch.
+    bool plain = std::all_of(candidate.open.begin(), candidate.open.end(), [&](std::uint32_t g) {
+      return !groups[g].hasAlternative && groups[g].closing.end > groups[g].closing.begin;
+    });
+    if (!plain || candidate.offset == 0) continue;
+    TextCut cut{candidate.offset, {}};
+    for (std::uint32_t g : candidate.open) {
+      cut.leftOut.push_back(groups[g].opening);
+      cut.leftOut.push_back(groups[g].closing);
+    }
+    if (cuts.empty() || cuts.back().offset < cut.offset) cuts.push_back(std::move(cut));
+  }
+  return cuts;
+}
+
+CudaTextPieces::CudaTextPieces(std::string_view text, std::size_t count, const CudaParseOptions& options)
+    : text_(text), options_(options), state_(admission(text, options)) {
+  if (state_ != CudaSyntaxTree::State::Parsed) {
+    pieces_.emplace_back();
+    extents_.push_back({0, static_cast<std::uint32_t>(text.size())});
+    return;
+  }
+  view_ = std::make_shared<View>(options.adaptView ? buildView(text) : View{});
+  // The cuts nearest to each k/count of the text, a cut at most half a piece away.
+  std::vector<TextCut> chosen;
+  if (count > 1) {
+    std::vector<TextCut> cuts = topLevelCuts(text);
+    const double pieceBytes = static_cast<double>(text.size()) / static_cast<double>(count);
+    for (std::size_t k = 1; k < count && !cuts.empty(); ++k) {
+      const double target = pieceBytes * static_cast<double>(k);
+      auto nearest = std::min_element(cuts.begin(), cuts.end(), [&](const TextCut& a, const TextCut& b) {
+        return std::abs(a.offset - target) < std::abs(b.offset - target);
+      });
+      if (std::abs(nearest->offset - target) > pieceBytes / 2) continue;
+      if (!chosen.empty() && chosen.back().offset >= nearest->offset) continue;
+      chosen.push_back(*nearest);
+    }
+  }
+  // Every left-out line, in order; then each piece's bytes minus those lines.
+  std::vector<ByteRange> leftOut;
+  for (const TextCut& cut : chosen) leftOut.insert(leftOut.end(), cut.leftOut.begin(), cut.leftOut.end());
+  std::sort(leftOut.begin(), leftOut.end(), [](ByteRange a, ByteRange b) { return a.begin < b.begin; });
+  leftOut.erase(std::unique(leftOut.begin(), leftOut.end(),
+                            [](ByteRange a, ByteRange b) { return a.begin == b.begin; }),
+                leftOut.end());
+  // Rows and columns of the range ends, counted once over the text.
+  std::uint32_t row = 0;
+  std::uint32_t lineStart = 0;
+  std::uint32_t counted = 0;
+  auto pointAt = [&](std::uint32_t offset) {
+    for (; counted < offset; ++counted) {
+      if (text[counted] == '\n') {
+        ++row;
+        lineStart = counted + 1;
+      }
+    }
+    return TSPoint{row, offset - lineStart};
+  };
+  auto range = [&](std::uint32_t begin, std::uint32_t end) {
+    TSPoint start = pointAt(begin);
+    return TSRange{start, pointAt(end), begin, end};
+  };
+  std::uint32_t begin = 0;
+  std::size_t skipped = 0;
+  for (std::size_t k = 0; k <= chosen.size(); ++k) {
+    std::uint32_t end = k < chosen.size() ? chosen[k].offset : static_cast<std::uint32_t>(text.size());
+    std::vector<TSRange> ranges;
+    std::uint32_t from = begin;
+    for (; skipped < leftOut.size() && leftOut[skipped].begin < end; ++skipped) {
+      if (leftOut[skipped].begin > from) ranges.push_back(range(from, leftOut[skipped].begin));
+      from = std::max(from, leftOut[skipped].end);
+    }
+    if (end > from) ranges.push_back(range(from, end));
+    if (ranges.empty()) ranges.push_back(range(begin, begin));
+    pieces_.push_back(std::move(ranges));
+    extents_.push_back({begin, end});
+    begin = end;
+  }
+  if (pieces_.size() == 1) pieces_.front().clear();  // The whole text, as parseCudaSyntax reads it.
+}
+
+ByteRange CudaTextPieces::extent(std::size_t k) const { return extents_[k]; }
+
+CudaSyntaxTree CudaTextPieces::parse(std::size_t k) const {
+  CudaSyntaxTree result;
+  result.state_ = state_;
+  result.whole_ = pieces_.size() == 1;
+  if (state_ != CudaSyntaxTree::State::Parsed) {
+    result.tree_.reset(emptyTree(), TreeDeleter{});
+    return result;
+  }
+  TSTree* tree = runParser(nullptr, text_, *view_, options_.parse, pieces_[k]);
+  if (tree == nullptr) {
+    result.state_ = CudaSyntaxTree::State::Stopped;
+    tree = emptyTree();
+  } else {
+    result.view_ = view_;
   }
   result.tree_.reset(tree, TreeDeleter{});
   return result;

@@ -116,8 +116,8 @@ class CudaSyntaxTree {
   const TSTree* raw() const { return tree_.get(); }
 
   State state() const { return state_; }
-  // True when the tree is a parse of the whole text.
-  bool isComplete() const { return tree_ != nullptr && state_ == State::Parsed; }
+  // True when the tree is a parse of the whole text (not of one of its CudaTextPieces).
+  bool isComplete() const { return tree_ != nullptr && state_ == State::Parsed && whole_; }
 
   // What the parser was shown differently, ascending by range.begin.
   std::span<const ViewChange> viewChanges() const;
@@ -125,6 +125,7 @@ class CudaSyntaxTree {
   friend CudaSyntaxTree parseCudaSyntax(std::string_view text, const CudaParseOptions& options);
   friend CudaSyntaxTree reparseCudaSyntax(const CudaSyntaxTree& old, std::string_view newText,
                                           std::span<const SyntaxEdit> edits, const CudaParseOptions& options);
+  friend class CudaTextPieces;
 
   struct View;  // The changes and their bytes (CudaSyntax.cpp).
 
@@ -132,6 +133,7 @@ class CudaSyntaxTree {
   std::shared_ptr<TSTree> tree_;
   std::shared_ptr<const View> view_;
   State state_ = State::Parsed;
+  bool whole_ = true;
 };
 
 CudaSyntaxTree parseCudaSyntax(std::string_view text, const CudaParseOptions& options = {});
@@ -147,5 +149,45 @@ CudaSyntaxTree reparseCudaSyntax(const CudaSyntaxTree& old, std::string_view new
                                  std::span<const SyntaxEdit> edits, const CudaParseOptions& options = {});
 CudaSyntaxTree reparseCudaSyntax(const CudaSyntaxTree& old, std::string_view newText, const SyntaxEdit& edit,
                                  const CudaParseOptions& options = {});
+
+// A long text parsed in pieces on separate threads. The text is cut only at the start of a
+// line where nothing is open: no brace, parenthesis or bracket, and no conditional group but
+// ones without `#else`/`#elif` (an include guard, `#if __cccl_ptx_isa >= 100` around a run of
+// functions), whose `#if` and `#endif` lines the pieces leave out; the line before ends a
+// declaration (`;` or `}`) and the line starts another. So each piece holds whole top-level
+// declarations, and its tree holds the nodes the whole text's tree has over those bytes, at
+// the same offsets (CudaOutline's outlineOfText joins the pieces' outlines; its test compares
+// them with the whole parse's on the toolkit's headers). A text with no such line near a cut
+// is one piece.
+class CudaTextPieces {
+ public:
+  // Builds the parser's view once and cuts `text` (which must outlive this) into at most
+  // `count` pieces of about equal size.
+  CudaTextPieces(std::string_view text, std::size_t count, const CudaParseOptions& options = {});
+
+  std::size_t size() const { return pieces_.size(); }
+  // Where piece k starts and ends (its leading and trailing left-out lines included).
+  ByteRange extent(std::size_t k) const;
+  // Parses piece k with the calling thread's parser; any thread may call it, at once. The
+  // tree's offsets are the whole text's; isComplete() is false unless the piece is the whole
+  // text (such a tree is no base for reparseCudaSyntax).
+  CudaSyntaxTree parse(std::size_t k) const;
+
+ private:
+  std::string_view text_;
+  CudaParseOptions options_;
+  CudaSyntaxTree::State state_ = CudaSyntaxTree::State::Parsed;
+  std::shared_ptr<const CudaSyntaxTree::View> view_;
+  std::vector<std::vector<TSRange>> pieces_;  // Each piece's bytes, as ranges the parser reads.
+  std::vector<ByteRange> extents_;
+};
+
+// Where CudaTextPieces may cut `text` (ascending line starts), with the conditional groups'
+// lines a cut there leaves out. Exposed for tests.
+struct TextCut {
+  std::uint32_t offset = 0;
+  std::vector<ByteRange> leftOut;  // The `#if` and `#endif` lines of the groups open at the cut.
+};
+std::vector<TextCut> topLevelCuts(std::string_view text);
 
 }  // namespace ptx::cuda

@@ -77,7 +77,7 @@ std::int32_t indexNamed(const CudaOutline& outline, std::string_view name) {
   return static_cast<std::int32_t>(&functionNamed(outline, name) - outline.functions.data());
 }
 
-CudaOutline outlineOfText(std::string_view text, bool adaptView = true) {
+CudaOutline outlineOfParse(std::string_view text, bool adaptView = true) {
   CudaParseOptions options;
   options.adaptView = adaptView;
   CudaSyntaxTree tree = parseCudaSyntax(text, options);
@@ -395,7 +395,7 @@ TEST_CASE("The outline reads CUDA qualifiers as tree-sitter-cuda represents them
       "__device__ __attribute__((noinline)) void attr() {}\n"
       "void h() {}\n";
   for (bool adaptView : {true, false}) {
-    CudaOutline outline = outlineOfText(text, adaptView);
+    CudaOutline outline = outlineOfParse(text, adaptView);
     REQUIRE(outline.functions.size() == 9);
     CHECK(functionNamed(outline, "k").isKernel);
     CHECK_FALSE(functionNamed(outline, "k").isDevice);
@@ -423,7 +423,7 @@ TEST_CASE("Lambdas are functions, with their __device__ read with or without the
       "  auto n = []<int N>(int i) { return i + N; };\n"
       "}\n";
   for (bool adaptView : {true, false}) {
-    CudaOutline outline = outlineOfText(text, adaptView);
+    CudaOutline outline = outlineOfParse(text, adaptView);
     REQUIRE(outline.functions.size() == 4);
     const CudaFunction& l = outline.functions[1];
     CHECK(l.isLambda);
@@ -450,7 +450,7 @@ TEST_CASE("Function names are kept as written, with their last identifier", "[cu
       "template <> __device__ int* spec<int>(int) { return nullptr; }\n"
       "template <class T> struct S { __device__ void member() {} };\n"
       "__device__ bool Foo::operator==(const Foo&) const { return true; }\n";
-  CudaOutline outline = outlineOfText(text);
+  CudaOutline outline = outlineOfParse(text);
   REQUIRE(outline.functions.size() == 7);
   CHECK(outline.functions[0].name == "foo");
   CHECK(outline.functions[1].name == "ns::foo2");
@@ -477,7 +477,7 @@ TEST_CASE("Loops: kinds, bodies, conditions and nesting", "[cuda-syntax][cuda-ou
       "  for (int x : {1, 2}) {}\n"
       "  return v;\n"
       "}\n";
-  CudaOutline outline = outlineOfText(text);
+  CudaOutline outline = outlineOfParse(text);
   REQUIRE(outline.loops.size() == 5);
   const CudaLoop& polling = outline.loops[0];
   CHECK(polling.kind == CudaLoopKind::While);
@@ -505,7 +505,7 @@ TEST_CASE("Call sites: the callee's last identifier, template arguments stripped
       "  return foo<4>(i) + ns::bar(i) + obj.meth(i) + ptr->m2<int>(i) + this->template tm<2>(i) + (*fp)(i);\n"
       "}\n"
       "void host(int* p) { k<<<1, 32>>>(p); }\n";
-  CudaOutline outline = outlineOfText(text);
+  CudaOutline outline = outlineOfParse(text);
   std::vector<std::string> callees;
   for (const CudaCall& call : outline.calls) callees.push_back(call.callee);
   CHECK(callees == std::vector<std::string>{"foo", "bar", "meth", "m2", "tm", "k"});
@@ -531,7 +531,7 @@ TEST_CASE("Offset queries: the enclosing function and the loops of that function
       "}\n"
       "int between;\n"
       "__device__ void g() { asm(\"D\"); }\n";
-  CudaOutline outline = outlineOfText(text);
+  CudaOutline outline = outlineOfParse(text);
   REQUIRE(outline.functions.size() == 3);
   std::int32_t f = 0, lambda = 1, g = 2;
   CHECK(outline.enclosingFunction(offsetOf(text, "global")) == kNoIndex);
@@ -563,7 +563,7 @@ TEST_CASE("Reachability from kernels follows calls by name", "[cuda-syntax][cuda
       "__device__ void viaLambda() {}\n"
       "__global__ void kernel() { mid(); auto l = [] __device__ () { viaLambda(); }; }\n"
       "__global__ void other() {}\n";
-  CudaOutline outline = outlineOfText(text);
+  CudaOutline outline = outlineOfParse(text);
   std::vector<std::int32_t> kernels = kernelsOf(outline);
   REQUIRE(kernels.size() == 2);
   std::vector<std::int32_t> first{kernels[0]};
@@ -583,7 +583,7 @@ TEST_CASE("A macro invocation appears as a call in the function that uses it", "
   std::string text =
       "#define LD(r, p) asm volatile(\"ld.global.u32 %0, [%1];\" : \"=r\"(r) : \"l\"(p))\n"
       "__device__ int g(int* p) { int r; LD(r, p); return r; }\n";
-  CudaOutline outline = outlineOfText(text);
+  CudaOutline outline = outlineOfParse(text);
   REQUIRE(outline.calls.size() == 1);
   CHECK(outline.calls[0].callee == "LD");
   CHECK(outline.calls[0].function == 0);
