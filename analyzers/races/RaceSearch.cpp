@@ -362,18 +362,23 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
   const flow::LaunchShape& launch = model.launch();
   std::vector<flow::ThreadCoordinates> threads = threadsOf(launch, space, model.ctaDimensionsRead());
   std::uint8_t divergence = space == Space::Shared ? flow::kVariesInCta : flow::kVariesInCta | flow::kVariesAcrossCtas;
-  // Evaluate every access for every thread, under both seeds.
+  // Evaluate every access for every thread, under both seeds. Thread by thread, so that the
+  // evaluator's memo of one thread's values (flow/ThreadEvaluation.h) serves every access: the
+  // accesses of a kernel share most of their address arithmetic.
   std::vector<Table> tables(accesses.size());
-  for (std::size_t a = 0; a < accesses.size(); ++a) {
-    Table& table = tables[a];
+  for (Table& table : tables) {
     table.address.assign(std::size(kSeeds), std::vector<std::optional<std::uint64_t>>(threads.size()));
-    const InstructionOperand& address = context.module.operands[accesses[a].addressOperand];
-    for (std::size_t s = 0; s < std::size(kSeeds) && table.known; ++s) {
-      for (std::size_t t = 0; t < threads.size(); ++t) {
+  }
+  for (std::size_t s = 0; s < std::size(kSeeds); ++s) {
+    for (std::size_t t = 0; t < threads.size(); ++t) {
+      for (std::size_t a = 0; a < accesses.size(); ++a) {
+        Table& table = tables[a];
+        if (!table.known) continue;
+        const InstructionOperand& address = context.module.operands[accesses[a].addressOperand];
         auto executes = model.executes(accesses[a].instruction, threads[t], kSeeds[s], divergence);
         if (!executes) {
           table.known = false;
-          break;
+          continue;
         }
         if (!*executes) continue;
         auto value = model.evaluateAddress(accesses[a].instruction, address, threads[t], kSeeds[s]);
@@ -391,7 +396,7 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
         }
         if (!value) {
           table.known = false;
-          break;
+          continue;
         }
         table.address[s][t] = value;
       }
