@@ -10,7 +10,8 @@
 //   each rule alone (on a fresh FlowCache whose CFGs and thread models are already built, so a
 //   rule is charged with what only it asks for), and the whole lint as ptxlint -j 1 runs it.
 // Prints each file's MB/s beside the 4 MB/s goal (files under 16 KB excepted), its costliest
-// rule and that rule's share of the lint beside the 15% goal (files over 100 KB), then per rule
+// rules of the default lint and their share of it beside the 15% goal (files over 100 KB;
+// opt-in rules are timed too, but only listed below), then per rule
 // across files how its cost grows with the input: the slope of log(cost) over log(bytes) on the
 // files where it costs at least 0.2 ms, flagged above 1.2 (cost growing faster than the input).
 // Prints figures, asserts nothing.
@@ -45,10 +46,12 @@ namespace {
 struct RuleRun {
   std::string_view code;
   void (*check)(const RuleContext&);
+  bool optIn;  // Not in the default lint (Rules.def's `when` is OptIn).
 };
 
 constexpr RuleRun kChecks[] = {
-#define PTX_RULE(code, name, category, severity, check, reads, when, summary) {#code, check},
+#define PTX_RULE(code, name, category, severity, check, reads, when, summary) \
+  {#code, check, std::string_view(#when) == "OptIn"},
 #include "Rules.def"
 };
 
@@ -198,8 +201,9 @@ int main(int argc, char** argv) {
     double mbps = c.lint > 0 ? static_cast<double>(c.bytes) / 1e6 / (c.lint / 1e3) : 0;
     totalBytes += static_cast<double>(c.bytes);
     totalLint += c.lint;
-    std::vector<std::size_t> order(c.rules.size());
-    for (std::size_t r = 0; r < order.size(); ++r) order[r] = r;
+    std::vector<std::size_t> order;
+    for (std::size_t r = 0; r < c.rules.size(); ++r)
+      if (!kChecks[r].optIn) order.push_back(r);
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return c.rules[a] > c.rules[b]; });
     std::string rules;
     for (std::size_t k = 0; k < std::min(top, order.size()); ++k) {
@@ -258,8 +262,9 @@ int main(int argc, char** argv) {
     bool flagged = x.size() >= 5 && growth > 1.2;
     superlinear += flagged;
     if (line.total < 1.0 && !flagged) continue;
-    std::printf("%-8s %10.1f %11.1f%% %-40s %7.2f %6zu%s\n", std::string(kChecks[line.rule].code).c_str(), line.total,
-                100 * worst, worstFile.substr(0, 40).c_str(), growth, x.size(), flagged ? "  GROWS FASTER THAN INPUT" : "");
+    std::printf("%-8s %10.1f %11.1f%% %-40s %7.2f %6zu%s%s\n", std::string(kChecks[line.rule].code).c_str(), line.total,
+                100 * worst, worstFile.substr(0, 40).c_str(), growth, x.size(), flagged ? "  GROWS FASTER THAN INPUT" : "",
+                kChecks[line.rule].optIn ? "  (opt-in: not in the default lint)" : "");
   }
   std::printf("rules whose cost grows faster than the input (slope > 1.2): %zu\n", superlinear);
 

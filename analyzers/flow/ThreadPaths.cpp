@@ -88,6 +88,15 @@ std::optional<bool> ThreadEvaluator::executes(std::uint32_t instruction, const T
 // barrier rule reports only branches shown to split.
 bool ThreadEvaluator::conditionSplitsThreads(std::uint32_t block) {
   if (splits_[block] >= 0) return splits_[block] == 1;
+  // Every thread-dependent branch of the function is decided at once, thread by thread, so
+  // that the memo of one thread's values serves all of their conditions (the barrier rule asks
+  // about each of them in turn); each is decided exactly as it would be alone.
+  const std::vector<BasicBlock>& blocks = flow_.blocks();
+  std::vector<std::uint32_t> pending;
+  for (std::uint32_t b = 0; b < blocks.size(); ++b) {
+    if (splits_[b] >= 0 || blocks[b].successors.size() < 2) continue;
+    if (b == block || (divergence_.ofBranch(b) & kVariesInCta) != 0) pending.push_back(b);
+  }
   firstIteration_ = true;
   ++stamp_;
   // The threads of the smallest blocks kernels are written for: 128 along x, 8 along y, 2
@@ -100,28 +109,42 @@ bool ThreadEvaluator::conditionSplitsThreads(std::uint32_t block) {
     threads.push_back({1, y, 0});
   }
   threads.push_back({0, 0, 1});
-  // Split under both seeds: two threads known to go different ways.
-  bool splits = true;
-  for (std::uint64_t seed : {0x4242ull, 0x1717ull}) {
+  // Split under both seeds: two threads known to go different ways. A condition that does
+  // not split under the first seed is not tried under the second.
+  struct Search {
     bool seen[2] = {false, false};
     std::size_t unknown = 0;
-    for (const auto& tid : threads) {
+    bool done = false;
+  };
+  for (std::uint64_t seed : {0x4242ull, 0x1717ull}) {
+    std::vector<Search> searches(pending.size());
+    std::size_t open = pending.size();
+    for (std::size_t t = 0; t < threads.size() && open > 0; ++t) {
       ThreadCoordinates thread;
-      thread.tid = tid;
-      if (auto taken = branchTaken(block, thread, seed)) {
-        seen[*taken ? 1 : 0] = true;
-      } else if (++unknown == 8 && !seen[0] && !seen[1]) {
-        break;  // The condition rests on something the model cannot evaluate: no proof.
+      thread.tid = threads[t];
+      for (std::size_t k = 0; k < pending.size(); ++k) {
+        Search& search = searches[k];
+        if (search.done) continue;
+        if (auto taken = branchTaken(pending[k], thread, seed)) {
+          search.seen[*taken ? 1 : 0] = true;
+        } else if (++search.unknown == 8 && !search.seen[0] && !search.seen[1]) {
+          search.done = true;  // The condition rests on something the model cannot evaluate: no proof.
+        }
+        if (search.seen[0] && search.seen[1]) search.done = true;
+        if (search.done) --open;
       }
-      if (seen[0] && seen[1]) break;
     }
-    splits = splits && seen[0] && seen[1];
-    if (!splits) break;  // Both seeds must split; the second need not be tried.
+    std::vector<std::uint32_t> splitting;
+    for (std::size_t k = 0; k < pending.size(); ++k) {
+      if (searches[k].seen[0] && searches[k].seen[1]) splitting.push_back(pending[k]);
+      else splits_[pending[k]] = 0;
+    }
+    pending = std::move(splitting);
   }
+  for (std::uint32_t b : pending) splits_[b] = 1;
   firstIteration_ = false;
   ++stamp_;
-  splits_[block] = splits ? 1 : 0;
-  return splits;
+  return splits_[block] == 1;
 }
 
 std::optional<std::uint64_t> ThreadEvaluator::evaluateOnEntry(std::uint32_t instruction,
