@@ -49,6 +49,7 @@ std::vector<flow::ThreadCoordinates> threadsOf(const flow::LaunchShape& launch, 
 
 struct Table {
   bool known = true;
+  std::size_t filled = 0;  // The seeds whose row is filled (rows are filled in order).
   // Per seed, per thread: the address when the thread executes the access.
   std::vector<std::vector<std::optional<std::uint64_t>>> address;
 };
@@ -362,16 +363,20 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
   const flow::LaunchShape& launch = model.launch();
   std::vector<flow::ThreadCoordinates> threads = threadsOf(launch, space, model.ctaDimensionsRead());
   std::uint8_t divergence = space == Space::Shared ? flow::kVariesInCta : flow::kVariesInCta | flow::kVariesAcrossCtas;
-  // Evaluate every access for every thread, under both seeds. Thread by thread, so that the
-  // evaluator's memo of one thread's values (flow/ThreadEvaluation.h) serves every access: the
-  // accesses of a kernel share most of their address arithmetic.
+  // Every access's address for every thread, under the first seed; under the second only for
+  // the accesses a collision under the first involves (the second seed confirms a collision,
+  // and most pairs never collide), or that a later step asks about. An access is known when
+  // every thread's address is known under both seeds; one unknown under the first is left out
+  // at once. Thread by thread, so that the evaluator's memo of one thread's values
+  // (flow/ThreadEvaluation.h) serves every access: a kernel's accesses share most of their
+  // address arithmetic.
   std::vector<Table> tables(accesses.size());
   for (Table& table : tables) {
     table.address.assign(std::size(kSeeds), std::vector<std::optional<std::uint64_t>>(threads.size()));
   }
-  for (std::size_t s = 0; s < std::size(kSeeds); ++s) {
+  auto fill = [&](const std::vector<std::size_t>& which, std::size_t s) {
     for (std::size_t t = 0; t < threads.size(); ++t) {
-      for (std::size_t a = 0; a < accesses.size(); ++a) {
+      for (std::size_t a : which) {
         Table& table = tables[a];
         if (!table.known) continue;
         const InstructionOperand& address = context.module.operands[accesses[a].addressOperand];
@@ -401,7 +406,18 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
         table.address[s][t] = value;
       }
     }
+    for (std::size_t a : which) tables[a].filled = s + 1;
+  };
+  {
+    std::vector<std::size_t> all(accesses.size());
+    for (std::size_t a = 0; a < accesses.size(); ++a) all[a] = a;
+    fill(all, 0);
   }
+  // Whether access `a` is known under every seed, its remaining rows filled first.
+  auto known = [&](std::size_t a) {
+    for (std::size_t s = tables[a].filled; s < std::size(kSeeds) && tables[a].known; ++s) fill({a}, s);
+    return tables[a].known;
+  };
   // The barrier intervals each access lies in, for CTA barriers and for any barrier.
   std::vector<std::vector<std::uint32_t>> ctaIntervals, warpIntervals, fullIntervals, clusterIntervals;
   if (space == Space::Cluster) {
@@ -443,7 +459,7 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
   std::vector<bool> sortedBuilt(accesses.size(), false);
   for (std::size_t a = 0; a < accesses.size(); ++a) {
     if (!tables[a].known) continue;
-    for (std::size_t b = a; b < accesses.size(); ++b) {
+    for (std::size_t b = a; b < accesses.size() && tables[a].known; ++b) {
       if (!tables[b].known) continue;
       const Access& first = accesses[a];
       const Access& second = accesses[b];
@@ -487,7 +503,7 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
         std::sort(sorted.begin(), sorted.end());
       }
       bool found = false;
-      for (std::uint32_t t1 = 0; t1 < threads.size() && !found; ++t1) {
+      for (std::uint32_t t1 = 0; t1 < threads.size() && !found && tables[a].known && tables[b].known; ++t1) {
         if (!tables[a].address[0][t1]) continue;
         std::uint64_t x = *tables[a].address[0][t1];
         std::uint64_t low = x >= second.size ? x - second.size + 1 : 0;
@@ -509,7 +525,11 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
           // Threads of different rows meet through the row width the code assumes, which the
           // model does not know: only rows of at most 8 threads are taken as certain.
           if ((p.tid[1] != q.tid[1] || p.tid[2] != q.tid[2]) && std::max(p.tid[0], q.tid[0]) >= 8) continue;
-          // The same pair must collide under the second seed too.
+          // The same pair must collide under the second seed too; an access unknown there is
+          // left out, as if it had been unknown from the start (no witness has used it yet:
+          // each would have filled its rows).
+          if (!known(a)) break;
+          if (!known(b)) break;
           auto x2 = tables[a].address[1][t1];
           auto y2 = tables[b].address[1][t2];
           if (!x2 || !y2) continue;
@@ -566,7 +586,14 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
   }
   if (space == Space::Shared && pairs == Pairs::DataRaces) {
     std::vector<bool> unknown(accesses.size());
-    for (std::size_t a = 0; a < accesses.size(); ++a) unknown[a] = !tables[a].known;
+    // Every access's remaining rows, filled together (thread by thread, as above).
+    for (std::size_t s = 1; s < std::size(kSeeds); ++s) {
+      std::vector<std::size_t> rest;
+      for (std::size_t a = 0; a < accesses.size(); ++a)
+        if (tables[a].known && tables[a].filled == s) rest.push_back(a);
+      fill(rest, s);
+    }
+    for (std::size_t a = 0; a < accesses.size(); ++a) unknown[a] = !known(a);
     iterationRaces(context, function, model, accesses, unknown, threads, witnesses);
   }
   return witnesses;
