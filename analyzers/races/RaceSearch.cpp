@@ -179,23 +179,25 @@ std::uint64_t overfullBarrierIds(const RuleContext& context, std::size_t functio
 // are evaluated per iteration; only loops where some access's address depends on them
 // (`unknown`: the accesses the iteration-blind search could not evaluate) are searched, and
 // only when the loop's back edge is taken by every thread after its first iteration.
+// `unknown(list)`: for each access of `list`, whether the iteration-blind search could not
+// evaluate it (asked only about accesses in barrier-free loops: the answer costs evaluations).
+template <typename Unknown>
 void iterationRaces(const RuleContext& context, std::size_t function, flow::ThreadModel& model,
-                           const std::vector<Access>& accesses, const std::vector<bool>& unknown,
-                           const std::vector<flow::ThreadCoordinates>& threads, std::vector<Witness>& witnesses) {
+                    const std::vector<Access>& accesses, Unknown&& unknown,
+                    const std::vector<flow::ThreadCoordinates>& threads, std::vector<Witness>& witnesses) {
   const Module& module = context.module;
   flow::FunctionFlow& flow = context.flows.flowOfFunction(function);
   const std::vector<flow::BasicBlock>& blocks = flow.blocks();
   for (const flow::NaturalLoop& loop : model.naturalLoops()) {
     std::vector<std::size_t> inside;
-    bool anyUnknown = false, anyStore = false;
+    bool anyStore = false;
     for (std::size_t a = 0; a < accesses.size(); ++a) {
       if (!loop.body[flow.blockOf(accesses[a].instruction)]) continue;
       if (accesses[a].strong || accesses[a].atomic) continue;
       inside.push_back(a);
-      anyUnknown = anyUnknown || unknown[a];
       anyStore = anyStore || accesses[a].writes;
     }
-    if (!anyUnknown || !anyStore) continue;
+    if (!anyStore) continue;
     bool barrierFree = true;
     for (std::uint32_t b = 0; b < blocks.size() && barrierFree; ++b) {
       if (!loop.body[b]) continue;
@@ -204,6 +206,8 @@ void iterationRaces(const RuleContext& context, std::size_t function, flow::Thre
       }
     }
     if (!barrierFree) continue;
+    std::vector<bool> unknownInside = unknown(inside);
+    if (std::find(unknownInside.begin(), unknownInside.end(), true) == unknownInside.end()) continue;
     // The back edge: a branch the same for all threads, taken back after the first iteration.
     const flow::BasicBlock& latch = blocks[loop.latch];
     if (latch.successors.size() != 2 || (model.branchDivergence(loop.latch) & flow::kVariesInCta) != 0) continue;
@@ -585,15 +589,18 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
     }
   }
   if (space == Space::Shared && pairs == Pairs::DataRaces) {
-    std::vector<bool> unknown(accesses.size());
-    // Every access's remaining rows, filled together (thread by thread, as above).
-    for (std::size_t s = 1; s < std::size(kSeeds); ++s) {
-      std::vector<std::size_t> rest;
-      for (std::size_t a = 0; a < accesses.size(); ++a)
-        if (tables[a].known && tables[a].filled == s) rest.push_back(a);
-      fill(rest, s);
-    }
-    for (std::size_t a = 0; a < accesses.size(); ++a) unknown[a] = !known(a);
+    // The accesses' remaining rows, filled together (thread by thread, as above).
+    auto unknown = [&](const std::vector<std::size_t>& list) {
+      for (std::size_t s = 1; s < std::size(kSeeds); ++s) {
+        std::vector<std::size_t> rest;
+        for (std::size_t a : list)
+          if (tables[a].known && tables[a].filled == s) rest.push_back(a);
+        fill(rest, s);
+      }
+      std::vector<bool> result;
+      for (std::size_t a : list) result.push_back(!known(a));
+      return result;
+    };
     iterationRaces(context, function, model, accesses, unknown, threads, witnesses);
   }
   return witnesses;
