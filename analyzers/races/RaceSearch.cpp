@@ -458,6 +458,17 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
       fullIntervals = model.barrierIntervals(instructions, flow::BarrierKind::Cta, /*countedBarriersCut=*/false);
     }
   }
+  // The bytes each access touches over all threads under the first seed: a pair whose spans
+  // are disjoint has no colliding threads, whatever the pairing (most pairs of a large kernel:
+  // two arrays, or two CTAs' slices of one).
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> spans(accesses.size(), {UINT64_MAX, 0});
+  for (std::size_t a = 0; a < accesses.size(); ++a) {
+    for (const auto& address : tables[a].address[0]) {
+      if (!address) continue;
+      spans[a].first = std::min(spans[a].first, *address);
+      spans[a].second = std::max(spans[a].second, *address + accesses[a].size);
+    }
+  }
   StoredValues storedValues(model, context.module, accesses, threads.size());
   std::vector<std::vector<std::pair<std::uint64_t, std::uint32_t>>> sortedAddresses(accesses.size());
   std::vector<bool> sortedBuilt(accesses.size(), false);
@@ -468,6 +479,7 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
       const Access& first = accesses[a];
       const Access& second = accesses[b];
       if (!first.writes && !second.writes) continue;
+      if (!(spans[a].first < spans[b].second && spans[b].first < spans[a].second)) continue;
       bool synchronizing = (first.strong || first.atomic) && (second.strong || second.atomic);
       if (pairs == Pairs::NarrowScope) {
         if (!synchronizing || (!first.ctaScope && !second.ctaScope)) continue;
@@ -496,6 +508,92 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
         }
         differentWarpsOnly = !share(warpIntervals[a], warpIntervals[b]);
       }
+      // Whether threads t1 and t2, at addresses x and y under the first seed, are a witness
+      // (pushed when they are).
+      auto consider = [&](std::uint32_t t1, std::uint32_t t2, std::uint64_t x, std::uint64_t y) {
+        const flow::ThreadCoordinates& p = threads[t1];
+        const flow::ThreadCoordinates& q = threads[t2];
+        // Across CTAs, only the same thread of two CTAs: whatever the block shape, each CTA
+        // has it, so the collision does not rest on the model's guess of the shape.
+        if (space == Space::Global && (p.ctaid == q.ctaid || p.tid != q.tid)) return false;
+        if (space == Space::Cluster && p.ctaid == q.ctaid) return false;  // Threads of one CTA: RAC001.
+        if (differentWarpsOnly && warpOf(p, launch) == warpOf(q, launch)) return false;
+        if (countedOnly &&
+            ((participation[t1] & participation[t2]) != 0 || ((participation[t1] | participation[t2]) >> 63) != 0)) {
+          return false;
+        }
+        // Threads of different rows meet through the row width the code assumes, which the
+        // model does not know: only rows of at most 8 threads are taken as certain.
+        if ((p.tid[1] != q.tid[1] || p.tid[2] != q.tid[2]) && std::max(p.tid[0], q.tid[0]) >= 8) return false;
+        // The same pair must collide under the second seed too; an access unknown there is
+        // left out, as if it had been unknown from the start (no witness has used it yet:
+        // each would have filled its rows).
+        if (!known(a)) return false;
+        if (!known(b)) return false;
+        auto x2 = tables[a].address[1][t1];
+        auto y2 = tables[b].address[1][t2];
+        if (!x2 || !y2) return false;
+        if (!(*x2 < *y2 + second.size && *y2 < *x2 + first.size)) return false;
+        // A store of the value every thread computed (divergence: the same for all).
+        auto uniformStore = [&](const Access& access) {
+          return access.valueOperand != UINT32_MAX &&
+                 (model.divergenceOf(access.instruction, context.module.operands[access.valueOperand]) &
+                  divergence) == 0;
+        };
+        if (x == y && first.size == second.size) {
+          // Every thread storing the value they all computed (a shared flag or bound set by
+          // the whole CTA, or grid) changes nothing whichever store lands last. Divergence
+          // decides this, not the stand-ins below: those tell the words loaded by different
+          // CTAs apart even where the divergence analysis knows them alike.
+          if (uniformStore(first) && uniformStore(second) && &first == &second) return false;
+          // Two plain stores of one slot: which lands last matters only when they store
+          // different values. Replicated data (a layout conversion where several threads
+          // hold the same element) and a vote's result stored by lanes of one warp are stored
+          // alike, and values the model cannot follow are not taken as different.
+          if (first.dataOperand != UINT32_MAX && second.dataOperand != UINT32_MAX &&
+              !storedValues.differ(a, t1, p, b, t2, q)) {
+            return false;
+          }
+          const Access* store = first.writes && !first.atomic && !second.writes    ? &first
+                                : second.writes && !second.atomic && !first.writes ? &second
+                                                                                   : nullptr;
+          // A thread that stored such a value before loading it reads that value whichever
+          // store it sees.
+          if (store != nullptr && uniformStore(*store)) {
+            const Access& load = store == &first ? second : first;
+            std::size_t storeIndex = store == &first ? a : b;
+            std::uint32_t reader = store == &first ? t2 : t1;
+            if (tables[storeIndex].address[0][reader] &&
+                model.reachableWithout(store->instruction, load.instruction, flow::BarrierKind::None)) {
+              return false;
+            }
+          }
+        }
+        Witness w;
+        w.first = &first;
+        w.second = &second;
+        w.firstThread = p;
+        w.secondThread = q;
+        w.firstAddress = x;
+        w.secondAddress = y;
+        w.partial = x != y || first.size != second.size;
+        w.countTooSmall = countedOnly && overfull != 0;
+        witnesses.push_back(w);
+        return true;
+      };
+      bool found = false;
+      if (space == Space::Global) {
+        // Across CTAs, only the same thread of two CTAs pairs (below): threadsOf lists the two
+        // CTAs one after the other, so t1's one partner is half the list away.
+        const std::size_t perCta = threads.size() / 2;
+        for (std::uint32_t t1 = 0; t1 < threads.size() && !found && tables[a].known && tables[b].known; ++t1) {
+          auto x = tables[a].address[0][t1];
+          auto t2 = static_cast<std::uint32_t>(t1 < perCta ? t1 + perCta : t1 - perCta);
+          auto y = tables[b].address[0][t2];
+          if (x && y && *x < *y + second.size && *y < *x + first.size) found = consider(t1, t2, *x, *y);
+        }
+        continue;
+      }
       // Sorted (address, thread) of the second access under the first seed, built once per
       // access.
       std::vector<std::pair<std::uint64_t, std::uint32_t>>& sorted = sortedAddresses[b];
@@ -506,84 +604,14 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
         }
         std::sort(sorted.begin(), sorted.end());
       }
-      bool found = false;
       for (std::uint32_t t1 = 0; t1 < threads.size() && !found && tables[a].known && tables[b].known; ++t1) {
         if (!tables[a].address[0][t1]) continue;
         std::uint64_t x = *tables[a].address[0][t1];
         std::uint64_t low = x >= second.size ? x - second.size + 1 : 0;
         auto it = std::lower_bound(sorted.begin(), sorted.end(), std::pair<std::uint64_t, std::uint32_t>{low, 0});
-        for (; it != sorted.end() && it->first < x + first.size && !found; ++it) {
-          std::uint32_t t2 = it->second;
-          if (t2 == t1) continue;
-          const flow::ThreadCoordinates& p = threads[t1];
-          const flow::ThreadCoordinates& q = threads[t2];
-          // Across CTAs, only the same thread of two CTAs: whatever the block shape, each CTA
-          // has it, so the collision does not rest on the model's guess of the shape.
-          if (space == Space::Global && (p.ctaid == q.ctaid || p.tid != q.tid)) continue;
-          if (space == Space::Cluster && p.ctaid == q.ctaid) continue;  // Threads of one CTA: RAC001.
-          if (differentWarpsOnly && warpOf(p, launch) == warpOf(q, launch)) continue;
-          if (countedOnly &&
-              ((participation[t1] & participation[t2]) != 0 || ((participation[t1] | participation[t2]) >> 63) != 0)) {
-            continue;
-          }
-          // Threads of different rows meet through the row width the code assumes, which the
-          // model does not know: only rows of at most 8 threads are taken as certain.
-          if ((p.tid[1] != q.tid[1] || p.tid[2] != q.tid[2]) && std::max(p.tid[0], q.tid[0]) >= 8) continue;
-          // The same pair must collide under the second seed too; an access unknown there is
-          // left out, as if it had been unknown from the start (no witness has used it yet:
-          // each would have filled its rows).
-          if (!known(a)) break;
-          if (!known(b)) break;
-          auto x2 = tables[a].address[1][t1];
-          auto y2 = tables[b].address[1][t2];
-          if (!x2 || !y2) continue;
-          if (!(*x2 < *y2 + second.size && *y2 < *x2 + first.size)) continue;
-          // A store of the value every thread computed (divergence: the same for all).
-          auto uniformStore = [&](const Access& access) {
-            return access.valueOperand != UINT32_MAX &&
-                   (model.divergenceOf(access.instruction, context.module.operands[access.valueOperand]) &
-                    divergence) == 0;
-          };
-          if (x == it->first && first.size == second.size) {
-            // Every thread storing the value they all computed (a shared flag or bound set by
-            // the whole CTA, or grid) changes nothing whichever store lands last. Divergence
-            // decides this, not the stand-ins below: those tell the words loaded by different
-            // CTAs apart even where the divergence analysis knows them alike.
-            if (uniformStore(first) && uniformStore(second) && &first == &second) continue;
-            // Two plain stores of one slot: which lands last matters only when they store
-            // different values. Replicated data (a layout conversion where several threads
-            // hold the same element) and a vote's result stored by lanes of one warp are stored
-            // alike, and values the model cannot follow are not taken as different.
-            if (first.dataOperand != UINT32_MAX && second.dataOperand != UINT32_MAX &&
-                !storedValues.differ(a, t1, p, b, t2, q)) {
-              continue;
-            }
-            const Access* store = first.writes && !first.atomic && !second.writes    ? &first
-                                  : second.writes && !second.atomic && !first.writes ? &second
-                                                                                     : nullptr;
-            // A thread that stored such a value before loading it reads that value whichever
-            // store it sees.
-            if (store != nullptr && uniformStore(*store)) {
-              const Access& load = store == &first ? second : first;
-              std::size_t storeIndex = store == &first ? a : b;
-              std::uint32_t reader = store == &first ? t2 : t1;
-              if (tables[storeIndex].address[0][reader] &&
-                  model.reachableWithout(store->instruction, load.instruction, flow::BarrierKind::None)) {
-                continue;
-              }
-            }
-          }
-          Witness w;
-          w.first = &first;
-          w.second = &second;
-          w.firstThread = p;
-          w.secondThread = q;
-          w.firstAddress = x;
-          w.secondAddress = it->first;
-          w.partial = x != it->first || first.size != second.size;
-          w.countTooSmall = countedOnly && overfull != 0;
-          witnesses.push_back(w);
-          found = true;
+        for (; it != sorted.end() && it->first < x + first.size && !found && tables[a].known && tables[b].known; ++it) {
+          if (it->second == t1) continue;
+          found = consider(t1, it->second, x, it->first);
         }
       }
     }
