@@ -57,6 +57,9 @@ ThreadEvaluator::ThreadEvaluator(std::string_view text, const Module& module, Fu
     : text_(text), module_(module), flow_(flow), launch_(launch), divergence_(divergence) {
   memoStamp_.assign(flow_.definitions().size(), 0);
   memo_.assign(flow_.definitions().size(), std::nullopt);
+  const FunctionInfo& function = module_.functions[flow_.functionIndex()];
+  firstInstruction_ = function.firstInstruction;
+  reads_.resize(function.instructionCount);
   conditions_.resize(flow_.blocks().size());
   conditionsBuilt_.assign(flow_.blocks().size(), false);
   splits_.assign(flow_.blocks().size(), -1);
@@ -100,6 +103,10 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateOperand(std::uint32_t inst
   if (depth > kMaxDepth) return std::nullopt;
   switch (operand.shape) {
     case OperandShape::Register:
+      if (const OperandRead* read = operandRead(instruction, operand)) {
+        if (!read->reg) return std::nullopt;
+        return evaluateReaching(instruction, *read->reg, read->reaching, thread, seed, depth);
+      }
       if (auto key = flow_.registerOf(operand)) return evaluateRegister(instruction, *key, thread, seed, depth);
       return std::nullopt;
     case OperandShape::NegatedPredicate: {
@@ -152,10 +159,33 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateSpecialRegister(std::strin
   return std::nullopt;
 }
 
+const ThreadEvaluator::OperandRead* ThreadEvaluator::operandRead(std::uint32_t instruction,
+                                                                 const InstructionOperand& operand) {
+  if (instruction < firstInstruction_ || instruction - firstInstruction_ >= reads_.size()) return nullptr;
+  const InstructionSite& site = module_.instructions[instruction];
+  const InstructionOperand* first = module_.operands.data() + site.firstOperand;
+  if (&operand < first || &operand >= first + site.operandCount) return nullptr;
+  std::vector<OperandRead>& reads = reads_[instruction - firstInstruction_];
+  if (reads.empty()) reads.resize(site.operandCount);
+  OperandRead& read = reads[static_cast<std::size_t>(&operand - first)];
+  if (!read.resolved) {
+    read.resolved = true;
+    read.reg = flow_.registerOf(operand);
+    if (read.reg) read.reaching = reachingAt(instruction, *read.reg);
+  }
+  return &read;
+}
+
 std::optional<std::uint64_t> ThreadEvaluator::evaluateRegister(std::uint32_t instruction, RegisterKey reg,
                                                                const ThreadCoordinates& thread, std::uint64_t seed,
                                                                int depth) {
-  const std::vector<std::uint32_t>& reaching = reachingAt(instruction, reg);
+  return evaluateReaching(instruction, reg, reachingAt(instruction, reg), thread, seed, depth);
+}
+
+std::optional<std::uint64_t> ThreadEvaluator::evaluateReaching(std::uint32_t instruction, RegisterKey reg,
+                                                               const std::vector<std::uint32_t>& reaching,
+                                                               const ThreadCoordinates& thread, std::uint64_t seed,
+                                                               int depth) {
   if (reaching.size() == 1) return evaluateDefinition(reaching[0], thread, seed, depth + 1);
   // A value chosen among several definitions (a loop counter, a buffer index toggled each
   // iteration) takes few values, which the code relies on (`i ^ 1` picks the other buffer

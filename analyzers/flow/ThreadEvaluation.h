@@ -93,6 +93,18 @@ class ThreadEvaluator {
   std::optional<std::uint64_t> termOfDefinition(std::uint32_t definition, const ThreadCoordinates& thread,
                                                 std::uint64_t seed, int depth, TermMemo& memo);
   const std::vector<std::uint32_t>& reachingAt(std::uint32_t instruction, RegisterKey reg);
+  // What operand `operand` of `instruction` reads, resolved once (the evaluation asks the same
+  // question for every thread): the register and the definitions reaching it. Null when
+  // `operand` is not one of the instruction's own operands (a guard rebuilt from its text).
+  struct OperandRead {
+    bool resolved = false;
+    std::optional<RegisterKey> reg;
+    std::vector<std::uint32_t> reaching;  // A copy: reaching_ may reuse a slot for another key.
+  };
+  const OperandRead* operandRead(std::uint32_t instruction, const InstructionOperand& operand);
+  std::optional<std::uint64_t> evaluateReaching(std::uint32_t instruction, RegisterKey reg,
+                                                const std::vector<std::uint32_t>& reaching,
+                                                const ThreadCoordinates& thread, std::uint64_t seed, int depth);
   // Runs `onIteration(k)` for k = 0..last with the loop's carried values as iteration k sees
   // them; false (nothing run) when the loop is too large.
   template <typename OnIteration>
@@ -120,6 +132,9 @@ class ThreadEvaluator {
   ThreadCoordinates memoThread_{};
   std::uint64_t memoSeed_ = 0;
   std::unordered_map<std::uint64_t, std::pair<RegisterKey, std::vector<std::uint32_t>>> reaching_;
+  // Per instruction of the function (from its first), per operand: operandRead's answers.
+  std::vector<std::vector<OperandRead>> reads_;
+  std::uint32_t firstInstruction_ = 0;
   bool firstIteration_ = false;  // Loop-carried values read as their value on entry.
   // Set while evaluating in an iteration of one loop (forIterations).
   const NaturalLoop* iterationLoop_ = nullptr;
