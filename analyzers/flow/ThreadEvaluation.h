@@ -16,6 +16,7 @@
 // Anything the evaluator cannot follow is "unknown" (nullopt), and the rules stay quiet then.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -78,6 +79,9 @@ class ThreadEvaluator {
     bool taken;                 // ...whose branch is (true) or is not (false) taken.
   };
   const std::vector<Edge>& conditionsOf(std::uint32_t block);
+  // Per successor of a two-way branch block: the blocks reachable from it without going
+  // through the branch block (which is itself included when reached).
+  const std::array<std::vector<bool>, 2>& reachableThroughEdges(std::uint32_t branchBlock);
   std::optional<std::uint64_t> evaluateDefinition(std::uint32_t definition, const ThreadCoordinates& thread,
                                                   std::uint64_t seed, int depth);
   std::optional<std::uint64_t> evaluateOperand(std::uint32_t instruction, const InstructionOperand& operand,
@@ -124,6 +128,7 @@ class ThreadEvaluator {
   Divergence& divergence_;
   std::vector<std::vector<Edge>> conditions_;  // Per block, built on demand.
   std::vector<bool> conditionsBuilt_;
+  std::unordered_map<std::uint32_t, std::array<std::vector<bool>, 2>> edgeReach_;
   std::vector<std::int8_t> splits_;  // Per block: conditionSplitsThreads, -1 until asked.
   // Memo of evaluations for the current (thread, seed).
   std::vector<std::uint32_t> memoStamp_;

@@ -7,6 +7,10 @@
 
 namespace ptx::flow {
 
+// Functions of up to this many blocks keep, per branch, the blocks each of its edges reaches
+// (2 bits per block and branch: 16 MB at most).
+constexpr std::size_t kEdgeReachCacheBlocks = 8192;
+
 const std::vector<ThreadEvaluator::Edge>& ThreadEvaluator::conditionsOf(std::uint32_t block) {
   if (conditionsBuilt_[block]) return conditions_[block];
   conditionsBuilt_[block] = true;
@@ -24,25 +28,55 @@ const std::vector<ThreadEvaluator::Edge>& ThreadEvaluator::conditionsOf(std::uin
     if (branch.successors.size() != 2) continue;
     const InstructionSite& last = module_.instructions[branch.end - 1];
     if (!module_.factsOf(last).does(kBranch) || !last.isGuarded()) continue;
-    auto reaches = [&](std::uint32_t start) {
-      if (start == block) return true;
-      std::vector<bool> visited(blocks.size(), false);
-      std::vector<std::uint32_t> pending{start};
-      while (!pending.empty()) {
-        std::uint32_t c = pending.back();
-        pending.pop_back();
-        if (c == block) return true;
-        if (c == dominatorBlock || visited[c]) continue;
-        visited[c] = true;
-        for (std::uint32_t s : blocks[c].successors) pending.push_back(s);
-      }
-      return false;
-    };
-    bool viaTaken = reaches(branch.successors[0]);
-    bool viaFallThrough = reaches(branch.successors[1]);
+    // Which blocks each edge of the branch reaches without coming back through the branch:
+    // computed once per branch (every block under it asks), unless the function is so large
+    // that keeping the sets would cost more memory than searching again.
+    bool viaTaken = false, viaFallThrough = false;
+    if (blocks.size() <= kEdgeReachCacheBlocks) {
+      const std::array<std::vector<bool>, 2>& reach = reachableThroughEdges(dominatorBlock);
+      viaTaken = reach[0][block];
+      viaFallThrough = reach[1][block];
+    } else {
+      auto reaches = [&](std::uint32_t start) {
+        std::vector<bool> visited(blocks.size(), false);
+        std::vector<std::uint32_t> pending{start};
+        while (!pending.empty()) {
+          std::uint32_t c = pending.back();
+          pending.pop_back();
+          if (c == block) return true;
+          if (c == dominatorBlock || visited[c]) continue;
+          visited[c] = true;
+          for (std::uint32_t next : blocks[c].successors) pending.push_back(next);
+        }
+        return false;
+      };
+      viaTaken = reaches(branch.successors[0]);
+      viaFallThrough = reaches(branch.successors[1]);
+    }
     if (viaTaken != viaFallThrough) edges.push_back({dominatorBlock, viaTaken});
   }
   return edges;
+}
+
+const std::array<std::vector<bool>, 2>& ThreadEvaluator::reachableThroughEdges(std::uint32_t branchBlock) {
+  auto [it, inserted] = edgeReach_.try_emplace(branchBlock);
+  if (!inserted) return it->second;
+  const std::vector<BasicBlock>& blocks = flow_.blocks();
+  const BasicBlock& branch = blocks[branchBlock];
+  for (std::size_t k = 0; k < 2; ++k) {
+    std::vector<bool>& seen = it->second[k];
+    seen.assign(blocks.size(), false);
+    std::vector<std::uint32_t> pending{branch.successors[k]};
+    while (!pending.empty()) {
+      std::uint32_t c = pending.back();
+      pending.pop_back();
+      if (seen[c]) continue;
+      seen[c] = true;  // The branch block itself is marked when reached, but not gone through.
+      if (c == branchBlock) continue;
+      for (std::uint32_t next : blocks[c].successors) pending.push_back(next);
+    }
+  }
+  return it->second;
 }
 
 std::optional<bool> ThreadEvaluator::branchTaken(std::uint32_t block, const ThreadCoordinates& thread,
