@@ -88,12 +88,23 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateAddress(std::uint32_t inst
     InstructionOperand offsetOperand;
     offsetOperand.shape = OperandShape::Expression;
     offsetOperand.range = address.offset;
-    AbstractValue offset = flow_.valueOf(instruction, offsetOperand);
-    auto constant = offset.constantValue();
+    auto constant = constantOf(instruction, offsetOperand, address);
     if (!constant) return std::nullopt;
     value += *constant;
   }
   return value;
+}
+
+std::optional<std::uint64_t> ThreadEvaluator::constantOf(std::uint32_t instruction, const InstructionOperand& operand,
+                                                         const InstructionOperand& owner) {
+  OperandRead* read = operandRead(instruction, owner);
+  if (read != nullptr && read->constantResolved) return read->constant;
+  std::optional<std::uint64_t> constant = flow_.valueOf(instruction, operand).constantValue();
+  if (read != nullptr) {
+    read->constantResolved = true;
+    read->constant = constant;
+  }
+  return constant;
 }
 
 std::optional<std::uint64_t> ThreadEvaluator::evaluateOperand(std::uint32_t instruction,
@@ -103,7 +114,7 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateOperand(std::uint32_t inst
   if (depth > kMaxDepth) return std::nullopt;
   switch (operand.shape) {
     case OperandShape::Register:
-      if (const OperandRead* read = operandRead(instruction, operand)) {
+      if (OperandRead* read = operandRead(instruction, operand)) {
         if (!read->reg) return std::nullopt;
         return evaluateReaching(instruction, *read->reg, read->reaching, thread, seed, depth);
       }
@@ -127,9 +138,7 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateOperand(std::uint32_t inst
       if (operand.shape == OperandShape::Symbol && operand.symbol != kNoSymbol) {
         return uniformValue(0x5100000000ull + operand.symbol, seed);
       }
-      AbstractValue value = flow_.valueOf(instruction, operand);
-      if (auto constant = value.constantValue()) return *constant;
-      return std::nullopt;
+      return constantOf(instruction, operand, operand);
     }
     default:
       return std::nullopt;
@@ -159,7 +168,7 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateSpecialRegister(std::strin
   return std::nullopt;
 }
 
-const ThreadEvaluator::OperandRead* ThreadEvaluator::operandRead(std::uint32_t instruction,
+ThreadEvaluator::OperandRead* ThreadEvaluator::operandRead(std::uint32_t instruction,
                                                                  const InstructionOperand& operand) {
   if (instruction < firstInstruction_ || instruction - firstInstruction_ >= reads_.size()) return nullptr;
   const InstructionSite& site = module_.instructions[instruction];

@@ -104,8 +104,17 @@ class ThreadEvaluator {
     bool resolved = false;
     std::optional<RegisterKey> reg;
     std::vector<std::uint32_t> reaching;  // A copy: reaching_ may reuse a slot for another key.
+    // A literal's or constant expression's value, or an address's constant offset; nullopt
+    // when not constant. Set once `constantResolved`.
+    bool constantResolved = false;
+    std::optional<std::uint64_t> constant;
   };
-  const OperandRead* operandRead(std::uint32_t instruction, const InstructionOperand& operand);
+  OperandRead* operandRead(std::uint32_t instruction, const InstructionOperand& operand);
+  // The constant value of `operand` at `instruction` through FunctionFlow::valueOf, remembered
+  // in its OperandRead when it is one of the instruction's own operands (for an Address: its
+  // offset, `address`'s operandRead).
+  std::optional<std::uint64_t> constantOf(std::uint32_t instruction, const InstructionOperand& operand,
+                                          const InstructionOperand& owner);
   std::optional<std::uint64_t> evaluateReaching(std::uint32_t instruction, RegisterKey reg,
                                                 const std::vector<std::uint32_t>& reaching,
                                                 const ThreadCoordinates& thread, std::uint64_t seed, int depth);
