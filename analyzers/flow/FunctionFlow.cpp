@@ -1,6 +1,7 @@
 #include "flow/FunctionFlow.h"
 
 #include <algorithm>
+#include <map>
 #include <charconv>
 
 #include "flow/ConstantExpression.h"
@@ -232,10 +233,14 @@ FunctionFlow::RegisterReach& FunctionFlow::reachOf(RegisterKey reg) {
   // The last definition of the register in each block, if any.
   std::vector<std::int64_t> lastIn(blocks, -1);
   for (std::uint32_t d : reach.definitions) lastIn[blockOf(definitions_[d].instruction)] = d;
-  reach.atBlockEntry.assign(blocks, {});
-  auto out = [&](std::uint32_t b) -> std::vector<std::uint32_t> {
-    if (lastIn[b] >= 0) return {static_cast<std::uint32_t>(lastIn[b])};
-    return reach.atBlockEntry[b];
+  reach.atBlockEntry.assign(blocks, 0);
+  reach.sets.assign(1, {});
+  // The index of a list in reach.sets, added when new.
+  std::map<std::vector<std::uint32_t>, std::uint32_t> interned{{{}, 0}};
+  auto intern = [&](const std::vector<std::uint32_t>& list) {
+    auto [it, added] = interned.try_emplace(list, static_cast<std::uint32_t>(reach.sets.size()));
+    if (added) reach.sets.push_back(list);
+    return it->second;
   };
   std::vector<std::uint32_t> worklist;
   std::vector<bool> queued(blocks, false);
@@ -249,19 +254,26 @@ FunctionFlow::RegisterReach& FunctionFlow::reachOf(RegisterKey reg) {
       }
     }
   }
+  // Scratch lists reused across blocks: this runs for every block of every register asked about.
+  std::vector<std::uint32_t> merged, joined;
   while (!worklist.empty()) {
     std::uint32_t b = worklist.back();
     worklist.pop_back();
     queued[b] = false;
-    std::vector<std::uint32_t> merged;
+    merged.clear();
     for (std::uint32_t p : blocks_[b].predecessors) {
-      std::vector<std::uint32_t> from = out(p);
-      std::vector<std::uint32_t> joined;
-      std::set_union(merged.begin(), merged.end(), from.begin(), from.end(), std::back_inserter(joined));
+      // What leaves p: its own last definition, or what enters it.
+      auto own = static_cast<std::uint32_t>(lastIn[p]);
+      const std::vector<std::uint32_t>& entering = reach.sets[reach.atBlockEntry[p]];
+      const std::uint32_t* from = lastIn[p] >= 0 ? &own : entering.data();
+      std::size_t count = lastIn[p] >= 0 ? 1 : entering.size();
+      if (count == 0) continue;
+      joined.clear();
+      std::set_union(merged.begin(), merged.end(), from, from + count, std::back_inserter(joined));
       merged.swap(joined);
     }
-    if (merged == reach.atBlockEntry[b]) continue;
-    reach.atBlockEntry[b] = std::move(merged);
+    if (merged == reach.sets[reach.atBlockEntry[b]]) continue;
+    reach.atBlockEntry[b] = intern(merged);
     if (lastIn[b] >= 0) continue;  // Its own definition hides the change from successors.
     for (std::uint32_t s : blocks_[b].successors) {
       if (!queued[s]) {
@@ -286,7 +298,8 @@ std::vector<std::uint32_t> FunctionFlow::reachingDefinitions(std::uint32_t instr
     if (at < instruction && blockOf(at) == block) last = d;
   }
   if (last >= 0) return {static_cast<std::uint32_t>(last)};
-  return reachOf(reg).atBlockEntry[block];
+  const RegisterReach& reach = reachOf(reg);
+  return reach.sets[reach.atBlockEntry[block]];
 }
 
 AbstractValue FunctionFlow::symbolAddress(SymbolId symbol) const {

@@ -139,8 +139,12 @@ class FunctionFlow {
   };
   // Per register with several definitions: the definitions reaching each block's entry.
   struct RegisterReach {
-    std::vector<std::uint32_t> definitions;                // Of this register, in order.
-    std::vector<std::vector<std::uint32_t>> atBlockEntry;  // Per block.
+    std::vector<std::uint32_t> definitions;  // Of this register, in order.
+    // The definitions reaching each block's entry: per block an index into `sets`, the
+    // distinct lists (sets[0] is the empty one). Blocks share few distinct lists, and a list
+    // per block per register cost gigabytes on functions of thousands of blocks.
+    std::vector<std::uint32_t> atBlockEntry;
+    std::vector<std::vector<std::uint32_t>> sets;
     bool solved = false;
   };
   RegisterReach& reachOf(RegisterKey reg);
