@@ -1,8 +1,10 @@
 // AbiFacts: shared facts of the [abi] rules (see AbiFacts.h).
 #include "abi/AbiFacts.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
+#include <vector>
 
 #include "syntax/SyntaxKinds.h"
 #include "syntax/TreeWalk.h"
@@ -167,10 +169,29 @@ std::vector<ParamShape> readParameterList(const RuleContext& context, TSNode lis
   return shapes;
 }
 
-TSNode nodeAt(const RuleContext& context, ByteRange range) {
+// The nodes from the root down to the smallest one holding `range` (the node
+// ts_node_descendant_for_byte_range gives), found with a cursor. Walking up from that node with ts_node_parent instead costs, in
+// tree-sitter 0.20, a scan of every visible child on each level: a function of 20,000
+// statements made each parameter's lookup a scan of the whole function.
+std::vector<TSNode> pathTo(const RuleContext& context, ByteRange range) {
+  std::vector<TSNode> path;
   TSNode root = context.tree.root();
-  if (ts_node_is_null(root)) return root;
-  return ts_node_descendant_for_byte_range(root, range.begin, range.end);
+  if (ts_node_is_null(root)) return path;
+  path.push_back(root);
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  while (ts_tree_cursor_goto_first_child_for_byte(&cursor, range.begin) >= 0) {
+    TSNode child = ts_tree_cursor_current_node(&cursor);
+    // The first child ending after range.begin; a zero-width range at a child's end may
+    // belong to the next one, as ts_node_descendant_for_byte_range finds it.
+    while (ts_node_start_byte(child) <= range.begin && ts_node_end_byte(child) < range.end &&
+           ts_tree_cursor_goto_next_sibling(&cursor)) {
+      child = ts_tree_cursor_current_node(&cursor);
+    }
+    if (ts_node_start_byte(child) > range.begin || ts_node_end_byte(child) < range.end) break;
+    path.push_back(child);
+  }
+  ts_tree_cursor_delete(&cursor);
+  return path;
 }
 
 // Reads a function declaration or `.callprototype` node. Only the parameter lists must be
@@ -195,9 +216,10 @@ std::optional<Signature> readSignature(const RuleContext& context, TSNode node, 
 std::optional<Signature> signatureOfPrototypeLabel(const RuleContext& context, SymbolId label) {
   const Symbol& symbol = context.module.symbols[label];
   const SyntaxKinds& kinds = syntaxKinds();
-  TSNode node = nodeAt(context, symbol.nameRange);
-  while (!ts_node_is_null(node) && ts_node_symbol(node) != kinds.label) node = ts_node_parent(node);
-  if (ts_node_is_null(node)) return std::nullopt;
+  std::vector<TSNode> path = pathTo(context, symbol.nameRange);
+  auto labelNode = std::find_if(path.rbegin(), path.rend(), [&](TSNode node) { return ts_node_symbol(node) == kinds.label; });
+  if (labelNode == path.rend()) return std::nullopt;
+  TSNode node = *labelNode;
   TSNode next = ts_node_next_named_sibling(node);
   while (!ts_node_is_null(next) && ts_node_is_extra(next)) next = ts_node_next_named_sibling(next);
   if (ts_node_is_null(next) || ts_node_symbol(next) != kinds.callprototypeDirective) return std::nullopt;
@@ -210,14 +232,16 @@ std::optional<ParamShape> shapeOfSymbol(const RuleContext& context, SymbolId id)
   if (id == kNoSymbol || id >= context.module.symbols.size()) return std::nullopt;
   const Symbol& symbol = context.module.symbols[id];
   const SyntaxKinds& kinds = syntaxKinds();
-  TSNode node = nodeAt(context, symbol.nameRange);
-  TSNode previous{};
-  while (!ts_node_is_null(node) && ts_node_symbol(node) != kinds.parameter &&
-         ts_node_symbol(node) != kinds.variableDeclaration) {
-    previous = node;
-    node = ts_node_parent(node);
+  // The innermost declaration around the name, and its child on the way to the name.
+  std::vector<TSNode> path = pathTo(context, symbol.nameRange);
+  std::size_t at = path.size();
+  while (at > 0 && ts_node_symbol(path[at - 1]) != kinds.parameter &&
+         ts_node_symbol(path[at - 1]) != kinds.variableDeclaration) {
+    --at;
   }
-  if (ts_node_is_null(node) || ts_node_is_null(previous)) return std::nullopt;
+  if (at == 0 || at == path.size()) return std::nullopt;
+  TSNode node = path[at - 1];
+  TSNode previous = path[at];
   ParamShape shape = readDeclaration(context, node, previous);
   if (shape.nameRange != symbol.nameRange) return std::nullopt;
   return shape;
@@ -228,12 +252,11 @@ std::optional<Signature> signatureOfFunction(const RuleContext& context, SymbolI
   const Symbol& symbol = context.module.symbols[function];
   if (symbol.kind != SymbolKind::Function) return std::nullopt;
   const SyntaxKinds& kinds = syntaxKinds();
-  TSNode node = nodeAt(context, symbol.nameRange);
-  while (!ts_node_is_null(node) && ts_node_symbol(node) != kinds.functionDefinition &&
-         ts_node_symbol(node) != kinds.functionDeclaration) {
-    node = ts_node_parent(node);
-  }
-  return readSignature(context, node, symbol.nameRange);
+  std::vector<TSNode> path = pathTo(context, symbol.nameRange);
+  auto definition = std::find_if(path.rbegin(), path.rend(), [&](TSNode node) {
+    return ts_node_symbol(node) == kinds.functionDefinition || ts_node_symbol(node) == kinds.functionDeclaration;
+  });
+  return readSignature(context, definition == path.rend() ? TSNode{} : *definition, symbol.nameRange);
 }
 
 std::optional<Signature> calleeSignature(const RuleContext& context, const InstructionSite& site) {
