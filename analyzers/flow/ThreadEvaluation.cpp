@@ -57,6 +57,9 @@ ThreadEvaluator::ThreadEvaluator(std::string_view text, const Module& module, Fu
     : text_(text), module_(module), flow_(flow), launch_(launch), divergence_(divergence) {
   memoStamp_.assign(flow_.definitions().size(), 0);
   memo_.assign(flow_.definitions().size(), std::nullopt);
+  memoReadsThread_.assign(flow_.definitions().size(), 0);
+  uniformStamp_.assign(flow_.definitions().size(), 0);
+  uniformMemo_.assign(flow_.definitions().size(), std::nullopt);
   const FunctionInfo& function = module_.functions[flow_.functionIndex()];
   firstInstruction_ = function.firstInstruction;
   reads_.resize(function.instructionCount);
@@ -131,6 +134,7 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateOperand(std::uint32_t inst
       return (*value & 1) ^ 1;
     }
     case OperandShape::SpecialRegister:
+      readsThread_ = true;
       return evaluateSpecialRegister(textOf(operand.range), thread);
     case OperandShape::Symbol:
     case OperandShape::IntegerLiteral:
@@ -211,6 +215,7 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateReaching(std::uint32_t ins
     auto carried = carriedDefinition(instruction, reaching, ambiguous);
     if (ambiguous || !carried) return std::nullopt;
     if (iteration_ >= 1) {
+      readsThread_ = true;  // The thread's own previous iteration.
       auto it = carried_.find(*carried);
       return it == carried_.end() ? std::nullopt : it->second;
     }
@@ -260,15 +265,29 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateDefinition(std::uint32_t d
   bool sameContext = memoSeed_ == seed && memoThread_.tid == thread.tid && memoThread_.ctaid == thread.ctaid;
   if (!sameContext) {
     ++stamp_;
+    if (memoSeed_ != seed) ++uniformContext_;
     memoSeed_ = seed;
     memoThread_ = thread;
   }
-  if (memoStamp_[definition] == stamp_) return memo_[definition];
+  if (memoStamp_[definition] == stamp_) {
+    readsThread_ = readsThread_ || memoReadsThread_[definition] != 0;
+    return memo_[definition];
+  }
+  if (uniformStamp_[definition] == uniformContext_) return uniformMemo_[definition];
+  // Whether this definition reads a thread coordinate, apart from what the caller read.
+  const bool callerReadsThread = readsThread_;
+  readsThread_ = false;
   const Definition& def = flow_.definitions()[definition];
   const InstructionSite& site = module_.instructions[def.instruction];
   auto finish = [&](std::optional<std::uint64_t> value) {
     memoStamp_[definition] = stamp_;
     memo_[definition] = value;
+    memoReadsThread_[definition] = readsThread_ ? 1 : 0;
+    if (!readsThread_) {
+      uniformStamp_[definition] = uniformContext_;
+      uniformMemo_[definition] = value;
+    }
+    readsThread_ = readsThread_ || callerReadsThread;
     return value;
   };
   if (site.isCall || def.operand != site.firstOperand) return finish(std::nullopt);
@@ -374,6 +393,7 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateLoad(const Definition& def
   // Parameters and constant banks hold the same words for every CTA; anything else may not
   // (each CTA has its own shared memory, and global memory changes under the grid).
   if (!param && !facts.has(Modifier::Const)) {
+    readsThread_ = true;
     identity ^= mix((std::uint64_t{thread.ctaid[0]} << 40) ^ (std::uint64_t{thread.ctaid[1]} << 20) ^ thread.ctaid[2]);
   }
   if (param && address.offset.end > address.offset.begin) identity ^= mix(address.offset.end);

@@ -139,10 +139,26 @@ class ThreadEvaluator {
   std::vector<bool> conditionsBuilt_;
   std::unordered_map<std::uint32_t, std::array<std::vector<bool>, 2>> edgeReach_;
   std::vector<std::int8_t> splits_;  // Per block: conditionSplitsThreads, -1 until asked.
-  // Memo of evaluations for the current (thread, seed).
+  // Memo of evaluations for the current (thread, seed), with whether each read the thread's
+  // coordinates (its own, or through a definition it used).
   std::vector<std::uint32_t> memoStamp_;
   std::vector<std::optional<std::uint64_t>> memo_;
+  std::vector<std::uint8_t> memoReadsThread_;
   std::uint32_t stamp_ = 1;
+  // Memo of the evaluations that read no thread coordinate (a parameter, a pointer converted
+  // to the global window, a loop bound): the same for every thread under one seed, so they
+  // survive a change of thread. Cleared with the seed and with any change of mode.
+  std::vector<std::uint32_t> uniformStamp_;
+  std::vector<std::optional<std::uint64_t>> uniformMemo_;
+  std::uint32_t uniformContext_ = 1;
+  // Set while evaluating when a thread coordinate is read (a special register, a load whose
+  // word differs by CTA, a value carried from the thread's previous iteration).
+  bool readsThread_ = false;
+  // A new mode of evaluation (first iteration, an iteration of a loop): both memos start over.
+  void newContext() {
+    ++stamp_;
+    ++uniformContext_;
+  }
   ThreadCoordinates memoThread_{};
   std::uint64_t memoSeed_ = 0;
   std::unordered_map<std::uint64_t, std::pair<RegisterKey, std::vector<std::uint32_t>>> reaching_;

@@ -132,7 +132,7 @@ bool ThreadEvaluator::conditionSplitsThreads(std::uint32_t block) {
     if (b == block || (divergence_.ofBranch(b) & kVariesInCta) != 0) pending.push_back(b);
   }
   firstIteration_ = true;
-  ++stamp_;
+  newContext();
   // The threads of the smallest blocks kernels are written for: 128 along x, 8 along y, 2
   // along z (a kernel built for 256-thread blocks may loop `(511 - tid) / 256` times, the same
   // for all of its threads, which threads beyond its block would not be).
@@ -177,7 +177,7 @@ bool ThreadEvaluator::conditionSplitsThreads(std::uint32_t block) {
   }
   for (std::uint32_t b : pending) splits_[b] = 1;
   firstIteration_ = false;
-  ++stamp_;
+  newContext();
   return splits_[block] == 1;
 }
 
@@ -185,10 +185,10 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateOnEntry(std::uint32_t inst
                                                               const InstructionOperand& operand,
                                                               const ThreadCoordinates& thread, std::uint64_t seed) {
   firstIteration_ = true;
-  ++stamp_;
+  newContext();
   auto value = evaluateOperand(instruction, operand, thread, seed, 0);
   firstIteration_ = false;
-  ++stamp_;
+  newContext();
   return value;
 }
 
@@ -279,7 +279,7 @@ bool ThreadEvaluator::forIterations(const NaturalLoop& loop, int last, const Thr
   firstIteration_ = true;
   iterationLoop_ = &loop;
   iteration_ = 0;
-  ++stamp_;
+  newContext();
   carried_.clear();
   for (int step = 0;; ++step) {
     onIteration(step);
@@ -289,12 +289,12 @@ bool ThreadEvaluator::forIterations(const NaturalLoop& loop, int last, const Thr
     for (std::uint32_t d : candidates) next[d] = evaluateDefinition(d, thread, seed, 0);
     carried_ = std::move(next);
     iteration_ = step + 1;
-    ++stamp_;
+    newContext();
   }
   firstIteration_ = false;
   iterationLoop_ = nullptr;
   iteration_ = 0;
-  ++stamp_;
+  newContext();
   return true;
 }
 
