@@ -63,6 +63,7 @@ ThreadEvaluator::ThreadEvaluator(std::string_view text, const Module& module, Fu
   const FunctionInfo& function = module_.functions[flow_.functionIndex()];
   firstInstruction_ = function.firstInstruction;
   reads_.resize(function.instructionCount);
+  rebuiltReads_.resize(function.instructionCount);
   conditions_.resize(flow_.blocks().size());
   conditionsBuilt_.assign(flow_.blocks().size(), false);
   splits_.assign(flow_.blocks().size(), -1);
@@ -116,13 +117,16 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateOperand(std::uint32_t inst
                                                               int depth) {
   if (depth > kMaxDepth) return std::nullopt;
   switch (operand.shape) {
-    case OperandShape::Register:
-      if (OperandRead* read = operandRead(instruction, operand)) {
+    case OperandShape::Register: {
+      OperandRead* read = operandRead(instruction, operand);
+      if (read == nullptr) read = rebuiltRead(instruction, operand);
+      if (read != nullptr) {
         if (!read->reg) return std::nullopt;
         return evaluateReaching(instruction, *read->reg, read->reaching, thread, seed, depth);
       }
       if (auto key = flow_.registerOf(operand)) return evaluateRegister(instruction, *key, thread, seed, depth);
       return std::nullopt;
+    }
     case OperandShape::NegatedPredicate: {
       InstructionOperand reg = operand;
       reg.shape = OperandShape::Register;
@@ -187,6 +191,21 @@ ThreadEvaluator::OperandRead* ThreadEvaluator::operandRead(std::uint32_t instruc
     if (read.reg) read.reaching = reachingAt(instruction, *read.reg);
   }
   return &read;
+}
+
+ThreadEvaluator::OperandRead* ThreadEvaluator::rebuiltRead(std::uint32_t instruction,
+                                                           const InstructionOperand& operand) {
+  if (instruction < firstInstruction_ || instruction - firstInstruction_ >= rebuiltReads_.size()) return nullptr;
+  auto& reads = rebuiltReads_[instruction - firstInstruction_];
+  for (auto& [begin, read] : reads) {
+    if (begin == operand.range.begin) return &read;
+  }
+  OperandRead read;
+  read.resolved = true;
+  read.reg = flow_.registerOf(operand);
+  if (read.reg) read.reaching = reachingAt(instruction, *read.reg);
+  reads.emplace_back(operand.range.begin, std::move(read));
+  return &reads.back().second;
 }
 
 std::optional<std::uint64_t> ThreadEvaluator::evaluateRegister(std::uint32_t instruction, RegisterKey reg,

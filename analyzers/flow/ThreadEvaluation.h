@@ -164,6 +164,10 @@ class ThreadEvaluator {
   std::unordered_map<std::uint64_t, std::pair<RegisterKey, std::vector<std::uint32_t>>> reaching_;
   // Per instruction of the function (from its first), per operand: operandRead's answers.
   std::vector<std::vector<OperandRead>> reads_;
+  // Per instruction: the same for register operands rebuilt from its text (a guard, an
+  // address's base register), by where they start.
+  std::vector<std::vector<std::pair<std::uint32_t, OperandRead>>> rebuiltReads_;
+  OperandRead* rebuiltRead(std::uint32_t instruction, const InstructionOperand& operand);
   std::uint32_t firstInstruction_ = 0;
   bool firstIteration_ = false;  // Loop-carried values read as their value on entry.
   // Set while evaluating in an iteration of one loop (forIterations).
