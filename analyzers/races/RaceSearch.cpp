@@ -238,31 +238,56 @@ void iterationRaces(const RuleContext& context, std::size_t function, flow::Thre
         }
       }
     }
+    // Per iteration and access, the threads executing it sorted by address under the first
+    // seed: the partners of a thread are found by address, not by trying every thread.
+    std::vector<std::vector<std::vector<std::pair<std::uint64_t, std::uint32_t>>>> sorted(
+        static_cast<std::size_t>(last) + 1, std::vector<std::vector<std::pair<std::uint64_t, std::uint32_t>>>(inside.size()));
+    std::vector<std::vector<bool>> sortedBuilt(static_cast<std::size_t>(last) + 1, std::vector<bool>(inside.size(), false));
     for (std::size_t x = 0; x < inside.size(); ++x) {
       for (std::size_t y = 0; y < inside.size(); ++y) {
         const Access& first = accesses[inside[x]];
         const Access& second = accesses[inside[y]];
         if ((!first.writes && !second.writes) || first.size != second.size) continue;
         bool found = false;
-        for (int k = 0; k < last && !found; ++k)
-        for (std::size_t p = 0; p < threads.size() && !found; ++p) {
-          for (std::size_t q = 0; q < threads.size() && !found; ++q) {
-            if (p == q || threads[p].tid[1] != threads[q].tid[1] || threads[p].tid[2] != threads[q].tid[2]) continue;
-            bool meet = true;
-            for (std::size_t s = 0; s < std::size(kSeeds) && meet; ++s) {
-              const auto& u = table[s][k][p][x];
-              const auto& v = table[s][k + 1][q][y];
-              meet = u.state == 1 && v.state == 1 && u.address < v.address + second.size &&
-                     v.address < u.address + first.size;
+        for (int k = 0; k < last && !found; ++k) {
+          auto& byAddress = sorted[static_cast<std::size_t>(k) + 1][y];
+          if (!sortedBuilt[static_cast<std::size_t>(k) + 1][y]) {
+            sortedBuilt[static_cast<std::size_t>(k) + 1][y] = true;
+            for (std::uint32_t q = 0; q < threads.size(); ++q) {
+              const auto& v = table[0][static_cast<std::size_t>(k) + 1][q][y];
+              if (v.state == 1) byAddress.push_back({v.address, q});
             }
-            if (!meet) continue;
+            std::sort(byAddress.begin(), byAddress.end());
+          }
+          for (std::size_t p = 0; p < threads.size() && !found; ++p) {
+            const auto& u = table[0][static_cast<std::size_t>(k)][p][x];
+            if (u.state != 1) continue;
+            // Thread p's first partner (the lowest-numbered thread q whose access meets its own
+            // under every seed), as trying q = 0, 1, ... finds it.
+            std::uint64_t low = u.address >= second.size ? u.address - second.size + 1 : 0;
+            auto it = std::lower_bound(byAddress.begin(), byAddress.end(), std::pair<std::uint64_t, std::uint32_t>{low, 0});
+            std::uint32_t partner = UINT32_MAX;
+            for (; it != byAddress.end() && it->first < u.address + first.size; ++it) {
+              std::uint32_t q = it->second;
+              if (q >= partner || q == p || threads[p].tid[1] != threads[q].tid[1] || threads[p].tid[2] != threads[q].tid[2])
+                continue;
+              bool meet = true;
+              for (std::size_t s = 1; s < std::size(kSeeds) && meet; ++s) {
+                const auto& u2 = table[s][static_cast<std::size_t>(k)][p][x];
+                const auto& v2 = table[s][static_cast<std::size_t>(k) + 1][q][y];
+                meet = u2.state == 1 && v2.state == 1 && u2.address < v2.address + second.size &&
+                       v2.address < u2.address + first.size;
+              }
+              if (meet) partner = q;
+            }
+            if (partner == UINT32_MAX) continue;
             Witness w;
             w.first = &first;
             w.second = &second;
             w.firstThread = threads[p];
-            w.secondThread = threads[q];
-            w.firstAddress = table[0][k][p][x].address;
-            w.secondAddress = table[0][k + 1][q][y].address;
+            w.secondThread = threads[partner];
+            w.firstAddress = u.address;
+            w.secondAddress = table[0][static_cast<std::size_t>(k) + 1][partner][y].address;
             w.partial = w.firstAddress != w.secondAddress;
             w.acrossIterations = true;
             witnesses.push_back(w);
