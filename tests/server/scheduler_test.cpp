@@ -205,3 +205,37 @@ TEST_CASE("A 50 MB document gets one diagnostic, keeps its edits and leaves the 
   client.request(6, "textDocument/formatting", {{"textDocument", {{"uri", "file:///huge.ptx"}}}, {"options", {{"tabSize", 4}, {"insertSpaces", false}}}});
   CHECK(client.reply(6)["result"] == json::array());
 }
+
+TEST_CASE("A large document opened with several threads keeps being re-checked edit by edit", "[server][scheduler]") {
+  // Over 1 MB, the opening analysis runs its stages on several threads; its tree is still
+  // parsed whole, so that the edits after it are reparsed incrementally (a tree parsed in
+  // pieces is no base for that: its reparse loses every piece after the first, and with it
+  // the typo below, in the last kernel).
+  TestClient client;
+  client.initialize();
+  std::string text = ".version 8.0\n.target sm_80\n.address_size 64\n";
+  int lines = 3;
+  for (int k = 0; text.size() < (std::size_t{3} << 19); ++k) {
+    text += ".visible .entry k" + std::to_string(k) + "()\n{\n\t.reg .b32 %r<4>;\n";
+    for (int i = 0; i < 200; ++i) text += "\tadd.s32 %r1, %r2, 1;\n";
+    text += "\tret;\n}\n";
+    lines += 205;
+  }
+  const int last = lines - 3;  // The last kernel's last add.s32.
+  client.open("file:///large.ptx", text);
+  auto opened = client.published("file:///large.ptx");
+  REQUIRE(!opened.empty());
+  CHECK(opened.back()["params"]["diagnostics"].empty());
+  client.notify("textDocument/didChange", change("file:///large.ptx", 2, last, 1, 4, "adx"));
+  auto broken = client.published("file:///large.ptx");
+  REQUIRE(!broken.empty());
+  CHECK(broken.back()["params"]["version"] == 2);
+  REQUIRE(broken.back()["params"]["diagnostics"].size() == 1);
+  CHECK(broken.back()["params"]["diagnostics"][0]["code"] == "ISA001");
+  CHECK(broken.back()["params"]["diagnostics"][0]["range"]["start"]["line"] == last);
+  client.notify("textDocument/didChange", change("file:///large.ptx", 3, last, 1, 4, "add"));
+  auto fixed = client.published("file:///large.ptx");
+  REQUIRE(!fixed.empty());
+  CHECK(fixed.back()["params"]["version"] == 3);
+  CHECK(fixed.back()["params"]["diagnostics"].empty());
+}
