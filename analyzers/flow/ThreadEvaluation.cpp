@@ -66,6 +66,7 @@ ThreadEvaluator::ThreadEvaluator(std::string_view text, const Module& module, Fu
   rebuiltReads_.resize(function.instructionCount);
   conditions_.resize(flow_.blocks().size());
   conditionsBuilt_.assign(flow_.blocks().size(), false);
+  blockReach_.resize(flow_.blocks().size());
   splits_.assign(flow_.blocks().size(), -1);
 }
 
@@ -281,13 +282,7 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateDefinition(std::uint32_t d
                                                                  int depth) {
   using Operation = IntegerOperation;
   if (depth > kMaxDepth) return std::nullopt;
-  bool sameContext = memoSeed_ == seed && memoThread_.tid == thread.tid && memoThread_.ctaid == thread.ctaid;
-  if (!sameContext) {
-    ++stamp_;
-    if (memoSeed_ != seed) ++uniformContext_;
-    memoSeed_ = seed;
-    memoThread_ = thread;
-  }
+  useContext(thread, seed);
   if (memoStamp_[definition] == stamp_) {
     readsThread_ = readsThread_ || memoReadsThread_[definition] != 0;
     return memo_[definition];
@@ -394,6 +389,15 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateDefinition(std::uint32_t d
     default:
       return finish(binaryResult(op, *a, *b));
   }
+}
+
+void ThreadEvaluator::useContext(const ThreadCoordinates& thread, std::uint64_t seed) {
+  bool sameContext = memoSeed_ == seed && memoThread_.tid == thread.tid && memoThread_.ctaid == thread.ctaid;
+  if (sameContext) return;
+  ++stamp_;
+  if (memoSeed_ != seed) ++uniformContext_;
+  memoSeed_ = seed;
+  memoThread_ = thread;
 }
 
 std::optional<std::uint64_t> ThreadEvaluator::evaluateLoad(const Definition& def, const ThreadCoordinates& thread,

@@ -137,6 +137,17 @@ class ThreadEvaluator {
   Divergence& divergence_;
   std::vector<std::vector<Edge>> conditions_;  // Per block, built on demand.
   std::vector<bool> conditionsBuilt_;
+  // Per block, whether the current thread reaches it (executes() without the instruction's
+  // own guard), for the current context and the divergence mask it was asked with: the
+  // accesses of one block share their path conditions.
+  struct BlockReach {
+    std::uint32_t stamp = 0;
+    std::uint8_t divergence = 0;
+    std::optional<bool> reached;
+  };
+  std::vector<BlockReach> blockReach_;
+  // Starts a new memo context when the thread or the seed changed.
+  void useContext(const ThreadCoordinates& thread, std::uint64_t seed);
   std::unordered_map<std::uint32_t, std::array<std::vector<bool>, 2>> edgeReach_;
   std::vector<std::int8_t> splits_;  // Per block: conditionSplitsThreads, -1 until asked.
   // Memo of evaluations for the current (thread, seed), with whether each read the thread's

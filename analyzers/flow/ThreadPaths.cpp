@@ -95,12 +95,27 @@ std::optional<bool> ThreadEvaluator::branchTaken(std::uint32_t block, const Thre
 std::optional<bool> ThreadEvaluator::executes(std::uint32_t instruction, const ThreadCoordinates& thread,
                                               std::uint64_t seed, std::uint8_t divergence) {
   std::uint32_t block = flow_.blockOf(instruction);
-  for (const Edge& edge : conditionsOf(block)) {
-    if ((divergence_.ofBranch(edge.branchBlock) & divergence) == 0) continue;
-    auto taken = branchTaken(edge.branchBlock, thread, seed);
-    if (!taken) return std::nullopt;
-    if (*taken != edge.taken) return false;
+  useContext(thread, seed);
+  BlockReach& reach = blockReach_[block];
+  if (reach.stamp != stamp_ || reach.divergence != divergence) {
+    reach.stamp = stamp_;
+    reach.divergence = divergence;
+    reach.reached = true;
+    for (const Edge& edge : conditionsOf(block)) {
+      if ((divergence_.ofBranch(edge.branchBlock) & divergence) == 0) continue;
+      auto taken = branchTaken(edge.branchBlock, thread, seed);
+      if (!taken) {
+        reach.reached = std::nullopt;
+        break;
+      }
+      if (*taken != edge.taken) {
+        reach.reached = false;
+        break;
+      }
+    }
   }
+  if (!reach.reached) return std::nullopt;
+  if (!*reach.reached) return false;
   const InstructionSite& site = module_.instructions[instruction];
   if (auto guard = flow_.guardRegisterOf(site)) {
     if ((divergence_.ofRead(instruction, *guard) & divergence) != 0) {
