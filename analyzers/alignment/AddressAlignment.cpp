@@ -106,15 +106,30 @@ std::optional<std::uint64_t> placementAlignment(const RuleContext& context, std:
   if (flow == nullptr) return std::nullopt;
   const FunctionInfo* owner = &module.functions[flow->functionIndex()];
   if (owner->symbol == kNoSymbol || !module.symbols[owner->symbol].isEntry) return std::nullopt;
-  if (usesStaticSharedMemory(module, *owner)) return std::nullopt;
-  // A called function may use static shared memory of its own, which the kernel's window
-  // holds too.
-  for (const FunctionInfo& function : module.functions) {
-    if (function.symbol != kNoSymbol && !module.symbols[function.symbol].isEntry &&
-        usesStaticSharedMemory(module, function)) {
-      return std::nullopt;
-    }
-  }
+  // Whether the kernel's window starts with static shared memory: its own, or a called
+  // function's, which the kernel's window holds too. Decided once per kernel and kept for the
+  // lint run: every access to the dynamic array asks, and each answer scans the module.
+  struct StaticSharedUse {
+    bool uses = false;
+  };
+  auto usesStatic = [&](std::size_t f) {
+    return context.flows
+        .resultOf<StaticSharedUse>(f, [&](StaticSharedUse& use) { use.uses = usesStaticSharedMemory(module, module.functions[f]); })
+        .uses;
+  };
+  struct DynamicSharedBase {
+    bool afterStaticMemory = false;
+  };
+  const DynamicSharedBase& base =
+      context.flows.resultOf<DynamicSharedBase>(flow->functionIndex(), [&](DynamicSharedBase& result) {
+        result.afterStaticMemory = usesStatic(flow->functionIndex());
+        for (std::size_t f = 0; f < module.functions.size() && !result.afterStaticMemory; ++f) {
+          const FunctionInfo& function = module.functions[f];
+          result.afterStaticMemory =
+              function.symbol != kNoSymbol && !module.symbols[function.symbol].isEntry && usesStatic(f);
+        }
+      });
+  if (base.afterStaticMemory) return std::nullopt;
   return kDynamicSharedBaseAlignment;
 }
 
