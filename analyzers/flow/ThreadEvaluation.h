@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -99,7 +100,8 @@ class ThreadEvaluator {
   const std::vector<std::uint32_t>& reachingAt(std::uint32_t instruction, RegisterKey reg);
   // What operand `operand` of `instruction` reads, resolved once (the evaluation asks the same
   // question for every thread): the register and the definitions reaching it. Null when
-  // `operand` is not one of the instruction's own operands (a guard rebuilt from its text).
+  // `operand` is not one of the instruction's own operands (a guard or base register rebuilt
+  // from its text: rebuiltRead answers for those).
   struct OperandRead {
     bool resolved = false;
     std::optional<RegisterKey> reg;
@@ -176,8 +178,9 @@ class ThreadEvaluator {
   // Per instruction of the function (from its first), per operand: operandRead's answers.
   std::vector<std::vector<OperandRead>> reads_;
   // Per instruction: the same for register operands rebuilt from its text (a guard, an
-  // address's base register), by where they start.
-  std::vector<std::vector<std::pair<std::uint32_t, OperandRead>>> rebuiltReads_;
+  // address's base register), by where they start. A deque: an evaluation holding one entry
+  // may add another for the same instruction (a loop's pointer chase), which must not move it.
+  std::vector<std::deque<std::pair<std::uint32_t, OperandRead>>> rebuiltReads_;
   OperandRead* rebuiltRead(std::uint32_t instruction, const InstructionOperand& operand);
   std::uint32_t firstInstruction_ = 0;
   bool firstIteration_ = false;  // Loop-carried values read as their value on entry.
