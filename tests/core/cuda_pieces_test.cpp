@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -147,4 +148,54 @@ TEST_CASE("The CUDA toolkit's headers outlined in pieces give the whole parse's 
   }
   INFO(files.size() << " headers, " << split << " cut, " << pieces << " pieces");
   CHECK(split * 2 > files.size());
+}
+
+TEST_CASE("Parsing in pieces survives broken and truncated texts", "[cuda-syntax][pieces][robustness]") {
+  // Cuts are found by a light lexer, not the parser: unbalanced braces, a `#endif` too many,
+  // unterminated comments and strings must still give pieces that parse, and an outline
+  // whose indices hold.
+  std::string base = "#ifndef G\n#define G\n";
+  for (int k = 0; k < 30; ++k) {
+    base += "__device__ int f" + std::to_string(k) + "(int x) {\n  for (int i = 0; i < x; ++i) asm(\"nop;\");\n  return x;\n}\n";
+  }
+  base += "#endif\n";
+  const char* insertions[] = {"{", "}", "(", ")", "#endif\n", "#if X\n", "/*", "\"", "R\"(", "\n#else\n", ";", "\\\n"};
+  std::mt19937 random(2026);
+  for (int step = 0; step < 300; ++step) {
+    std::string text = base;
+    for (int edits = 0; edits < 1 + step % 4; ++edits) {
+      auto at = static_cast<std::size_t>(random() % (text.size() + 1));
+      if (step % 3 == 0) {
+        text.erase(at, std::min<std::size_t>(random() % 40, text.size() - at));
+      } else {
+        text.insert(at, insertions[random() % std::size(insertions)]);
+      }
+    }
+    if (step % 10 == 0) text.resize(random() % text.size());  // Truncated.
+    CudaOutline outline = outlineOfText(text, 4, 1);
+    INFO("step " << step);
+    auto sortedByBegin = [](const auto& list) {
+      return std::is_sorted(list.begin(), list.end(),
+                            [](const auto& a, const auto& b) { return a.range.begin < b.range.begin; });
+    };
+    CHECK(sortedByBegin(outline.functions));
+    CHECK(sortedByBegin(outline.loops));
+    CHECK(sortedByBegin(outline.calls));
+    CHECK(sortedByBegin(outline.asms));
+    auto valid = [&](std::int32_t index, std::size_t size) {
+      return index == kNoIndex || (index >= 0 && static_cast<std::size_t>(index) < size);
+    };
+    for (const CudaFunction& f : outline.functions) CHECK(valid(f.parent, outline.functions.size()));
+    for (const CudaLoop& l : outline.loops) {
+      CHECK(valid(l.function, outline.functions.size()));
+      CHECK(valid(l.parent, outline.loops.size()));
+      CHECK(valid(l.outer, outline.loops.size()));
+    }
+    for (const CudaCall& c : outline.calls) CHECK(valid(c.function, outline.functions.size()));
+    for (const CudaAsm& a : outline.asms) {
+      CHECK(valid(a.function, outline.functions.size()));
+      CHECK(valid(a.loop, outline.loops.size()));
+    }
+    for (const CudaAsm& a : outline.asms) CHECK(a.range.end <= text.size());
+  }
 }
