@@ -189,6 +189,11 @@ class FlowCache {
   const Result& resultOf(std::size_t functionIndex, Fill fill) {
     return resultsOf(functionIndex).get<Result>(0, fill);
   }
+  // The same for a result about the whole module (the call graph between functions).
+  template <typename Result, typename Fill>
+  const Result& moduleResultOf(Fill fill) {
+    return moduleResults_.get<Result>(0, fill);
+  }
 
  private:
   std::string_view text_;
@@ -196,6 +201,7 @@ class FlowCache {
   std::vector<std::unique_ptr<FunctionFlow>> flows_;  // Per function, built lazily.
   std::vector<std::unique_ptr<ThreadModel>> threads_;  // Per function, built lazily.
   std::vector<std::unique_ptr<FunctionResults>> results_;  // Per function, built lazily.
+  FunctionResults moduleResults_;
   FunctionResults& resultsOf(std::size_t functionIndex);
 };
 

@@ -2,47 +2,103 @@
 #include "registers/Calls.h"
 
 #include <algorithm>
+#include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "registers/Constants.h"
 
 namespace ptx::registers {
 namespace {
 
-// The function with a body that a call's target names, SIZE_MAX when there is none (an
-// indirect call's target is a register; an `.extern` function's body is elsewhere).
-std::size_t definedFunction(const Module& module, SymbolId callee) {
-  if (callee == kNoSymbol || callee >= module.symbols.size()) return SIZE_MAX;
-  const std::string& name = module.symbols[callee].name;
-  for (std::size_t f = 0; f < module.functions.size(); ++f) {
+// The module's call graph as the estimate reads it: the function with a body each callee name
+// names (the first such, in source order), and which functions call themselves, directly or
+// through others (ptxas cannot inline those). Built once per module: asking per call scanned
+// every function, and asking whether a callee is recursive walked its calls again each time.
+struct CallGraph {
+  std::unordered_map<std::string_view, std::size_t> definedByName;
+  std::vector<bool> recursive;  // Per function.
+
+  // The function with a body that a call's target names, SIZE_MAX when there is none (an
+  // indirect call's target is a register; an `.extern` function's body is elsewhere).
+  std::size_t definedFunction(const Module& module, SymbolId callee) const {
+    if (callee == kNoSymbol || callee >= module.symbols.size()) return SIZE_MAX;
+    auto it = definedByName.find(module.symbols[callee].name);
+    return it == definedByName.end() ? SIZE_MAX : it->second;
+  }
+};
+
+CallGraph buildCallGraph(const Module& module) {
+  CallGraph graph;
+  const std::size_t count = module.functions.size();
+  for (std::size_t f = 0; f < count; ++f) {
     const FunctionInfo& function = module.functions[f];
-    if (function.bodyScope != kNoScope && !function.hasSyntaxErrors && module.symbols[function.symbol].name == name) {
-      return f;
+    if (function.bodyScope != kNoScope && !function.hasSyntaxErrors) {
+      graph.definedByName.try_emplace(module.symbols[function.symbol].name, f);
     }
   }
-  return SIZE_MAX;
-}
-
-// Whether a function defined in the module calls itself, directly or through other functions:
-// ptxas cannot inline it.
-bool reachesItself(const Module& module, std::size_t start) {
-  std::vector<bool> seen(module.functions.size(), false);
-  std::vector<std::size_t> pending{start};
-  while (!pending.empty()) {
-    const FunctionInfo& function = module.functions[pending.back()];
-    pending.pop_back();
+  std::vector<std::vector<std::size_t>> callees(count);
+  for (std::size_t f = 0; f < count; ++f) {
+    const FunctionInfo& function = module.functions[f];
     for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
       const InstructionSite& site = module.instructions[i];
       if (!site.isCall || site.inDamagedCode) continue;
-      std::size_t callee = definedFunction(module, site.callee);
-      if (callee == start) return true;
-      if (callee != SIZE_MAX && !seen[callee]) {
-        seen[callee] = true;
-        pending.push_back(callee);
+      std::size_t callee = graph.definedFunction(module, site.callee);
+      if (callee != SIZE_MAX) callees[f].push_back(callee);
+    }
+  }
+  // A function reaches itself when it lies on a cycle: a strongly connected component of more
+  // than one function, or one that calls itself (Tarjan's algorithm, iteratively).
+  graph.recursive.assign(count, false);
+  std::vector<std::size_t> index(count, SIZE_MAX), low(count, 0), stack;
+  std::vector<bool> onStack(count, false);
+  std::size_t next = 0;
+  struct Frame {
+    std::size_t function;
+    std::size_t edge;
+  };
+  for (std::size_t root = 0; root < count; ++root) {
+    if (index[root] != SIZE_MAX) continue;
+    std::vector<Frame> frames{{root, 0}};
+    index[root] = low[root] = next++;
+    stack.push_back(root);
+    onStack[root] = true;
+    while (!frames.empty()) {
+      Frame& frame = frames.back();
+      std::size_t v = frame.function;
+      if (frame.edge < callees[v].size()) {
+        std::size_t w = callees[v][frame.edge++];
+        if (index[w] == SIZE_MAX) {
+          index[w] = low[w] = next++;
+          stack.push_back(w);
+          onStack[w] = true;
+          frames.push_back({w, 0});
+        } else if (onStack[w]) {
+          low[v] = std::min(low[v], index[w]);
+        }
+        continue;
+      }
+      if (low[v] == index[v]) {
+        std::vector<std::size_t> component;
+        std::size_t w;
+        do {
+          w = stack.back();
+          stack.pop_back();
+          onStack[w] = false;
+          component.push_back(w);
+        } while (w != v);
+        bool cyclic = component.size() > 1 ||
+                      std::find(callees[v].begin(), callees[v].end(), v) != callees[v].end();
+        for (std::size_t member : component) graph.recursive[member] = cyclic;
+      }
+      frames.pop_back();
+      if (!frames.empty()) {
+        std::size_t parent = frames.back().function;
+        low[parent] = std::min(low[parent], low[v]);
       }
     }
   }
-  return false;
+  return graph;
 }
 
 }  // namespace
@@ -57,17 +113,14 @@ std::uint32_t callRegisterFloor(std::uint32_t across) {
   return std::max(kAbiMinimum, kBelowCalleeSaved + (across + 1) / 2 * 2);
 }
 
-CallSites classifyCalls(const Module& module, std::size_t f) {
+CallSites classifyCalls(const Module& module, flow::FlowCache& flows, std::size_t f) {
   const FunctionInfo& function = module.functions[f];
   CallSites calls;
   calls.throughAbi.assign(function.instructionCount, false);
   calls.calleeOf.assign(function.instructionCount, CallSites::kNoFunction);
-  std::unordered_map<std::size_t, bool> recursiveCallee;  // Asked once per callee.
-  auto isRecursive = [&](std::size_t callee) {
-    auto [known, inserted] = recursiveCallee.try_emplace(callee, false);
-    if (inserted) known->second = reachesItself(module, callee);
-    return known->second;
-  };
+  const CallGraph& graph = flows.moduleResultOf<CallGraph>([&](CallGraph& built) { built = buildCallGraph(module); });
+  auto isRecursive = [&](std::size_t callee) { return graph.recursive[callee]; };
+  auto definedFunction = [&](const Module& m, SymbolId callee) { return graph.definedFunction(m, callee); };
   for (std::uint32_t i = 0; i < function.instructionCount; ++i) {
     const InstructionSite& site = module.instructions[function.firstInstruction + i];
     if (!site.isCall || site.inDamagedCode) continue;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "flow/FunctionFlow.h"
 #include "model/Module.h"
 
 namespace ptx::registers {
@@ -19,7 +20,9 @@ struct CallSites {
   std::vector<std::size_t> calleeOf;   // A function of the module ptxas may inline; else kNoFunction.
   std::vector<std::size_t> abiCallees; // Recursive callees of the module, each once.
 };
-CallSites classifyCalls(const Module& module, std::size_t function);
+// `flows` keeps the module's call graph (which function each call names, which functions are
+// recursive), built once for every function's estimate.
+CallSites classifyCalls(const Module& module, flow::FlowCache& flows, std::size_t function);
 
 // The registers a function needs around a call through the ABI with `across` 32-bit units live
 // across it (Constants.h: kAbiMinimum, kBelowCalleeSaved, kCalleeSavedUnits).

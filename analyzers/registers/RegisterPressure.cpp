@@ -98,7 +98,7 @@ RegisterEstimate estimateFunction(std::string_view text, const Module& module, f
 
   RegisterEstimate estimate;
   estimate.function = f;
-  CallSites calls = classifyCalls(module, f);
+  CallSites calls = classifyCalls(module, flows, f);
   LivePoints points = measurePressure(module, function, lowered, regions, liveness, loopRegions, calls, estimate);
 
   RegisterBudget budget = registerBudget(function);
