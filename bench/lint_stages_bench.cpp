@@ -1,7 +1,7 @@
 // lint_stages_bench: where a lint's time goes, per file, per stage and per rule, over every PTX
 // file of our corpora and ../shared/corpus (issue 23).
 //
-// Usage: lint_stages_bench [--runs N] [--min-bytes N] [--json FILE] [--top N] [PATH...]
+// Usage: lint_stages_bench [--runs N] [--min-bytes N] [--json FILE] [--top N] [--no-scaling] [PATH...]
 //   PATH: files or folders searched for *.ptx (default: corpus/ and ../shared/corpus).
 //
 // Per file, one thread, the processor time of this thread (best of N runs, default 1):
@@ -14,6 +14,8 @@
 // opt-in rules are timed too, but only listed below), then per rule
 // across files how its cost grows with the input: the slope of log(cost) over log(bytes) on the
 // files where it costs at least 0.2 ms, flagged above 1.2 (cost growing faster than the input).
+// Then the same growth within one input: synthetic modules of many calling functions and one
+// kernel of many blocks, each doubled four times, the lint and each rule timed at every size.
 // Prints figures, asserts nothing.
 #include <time.h>
 
@@ -95,10 +97,13 @@ void warmFlows(flow::FlowCache& flows, const Module& module) {
   }
 }
 
-FileCost measure(const fs::path& path, int runs) {
+FileCost measureText(std::string name, const std::string& text, int runs);
+
+FileCost measure(const fs::path& path, int runs) { return measureText(path.string(), readFile(path), runs); }
+
+FileCost measureText(std::string name, const std::string& text, int runs) {
   FileCost cost;
-  cost.path = path.string();
-  std::string text = readFile(path);
+  cost.path = std::move(name);
   cost.bytes = text.size();
   LintOptions options;  // One thread, default rules: ptxlint -j 1.
   cost.lint = best(runs, [&] { LintResult result = lintText(text, options); });
@@ -158,6 +163,77 @@ double slope(const std::vector<double>& x, const std::vector<double>& y) {
   return d == 0 ? 0 : (n * sxy - sx * sy) / d;
 }
 
+// Synthetic modules that grow one dimension at a time, for the growth check below.
+// `functions` .func's, each calling five others through the ABI's parameter protocol.
+std::string callingFunctions(int functions) {
+  std::string text = ".version 8.0\n.target sm_80\n.address_size 64\n";
+  for (int k = 0; k < functions; ++k) text += ".func (.param .b32 r) f" + std::to_string(k) + "(.param .b32 a);\n";
+  for (int k = 0; k < functions; ++k) {
+    text += ".visible .func (.param .b32 r) f" + std::to_string(k) + "(.param .b32 a)\n{\n.reg .b32 %r<4>;\nld.param.b32 %r1, [a];\n";
+    for (int c = 0; c < 5; ++c) {
+      text += "{\n.param .b32 p;\n.param .b32 q;\nst.param.b32 [p], %r1;\ncall.uni (q), f" +
+              std::to_string((k * 7 + c * 13 + 1) % functions) + ", (p);\nld.param.b32 %r2, [q];\n}\n";
+    }
+    text += "st.param.b32 [r], %r2;\nret;\n}\n";
+  }
+  return text;
+}
+
+// One kernel of `blocks` guarded blocks of shared and global loads and stores, with barriers:
+// what the race, barrier and register rules walk within one function.
+std::string longKernel(int blocks) {
+  std::string text =
+      ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 out, .param .u32 n)\n{\n"
+      ".reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n.reg .pred %p<4>;\n.shared .align 4 .b8 tile[4096];\n"
+      "ld.param.u64 %rd1, [out];\ncvta.to.global.u64 %rd2, %rd1;\nld.param.u32 %r1, [n];\n"
+      "mov.u32 %r2, %tid.x;\nmov.u32 %r3, %ctaid.x;\nmov.u32 %r4, %ntid.x;\nmad.lo.s32 %r5, %r3, %r4, %r2;\n"
+      "shl.b32 %r6, %r2, 2;\nmov.u32 %r7, tile;\nadd.s32 %r8, %r7, %r6;\nmul.wide.s32 %rd3, %r5, 4;\n"
+      "add.s64 %rd4, %rd2, %rd3;\n";
+  for (int b = 0; b < blocks; ++b) {
+    std::string label = "$L__B" + std::to_string(b);
+    text += "setp.ge.s32 %p1, %r5, %r1;\n@%p1 bra " + label + ";\nld.global.u32 %r9, [%rd4];\n"
+            "add.s32 %r9, %r9, " + std::to_string(b) + ";\nst.shared.u32 [%r8], %r9;\nbar.sync 0;\n"
+            "ld.shared.u32 %r10, [%r8];\nst.global.u32 [%rd4], %r10;\nbar.sync 0;\n" + label + ":\n";
+  }
+  text += "ret;\n}\n";
+  return text;
+}
+
+// Each family at sizes doubling four times: per rule and for the whole lint, the cost ratio
+// of the largest doubling; above 2.6 (linear is 2) the cost grows faster than the input.
+std::size_t scalingCheck(int runs) {
+  struct Family {
+    const char* name;
+    std::string (*make)(int);
+    int first;
+  };
+  const Family families[] = {{"calling functions", callingFunctions, 250}, {"one long kernel", longKernel, 250}};
+  std::size_t flagged = 0;
+  std::printf("\ngrowth on synthetic inputs (cost ratio of the last doubling; linear is 2.0, flagged above 2.6):\n");
+  for (const Family& family : families) {
+    std::vector<FileCost> costs;
+    for (int step = 0, size = family.first; step < 4; ++step, size *= 2) {
+      costs.push_back(measureText(family.name, family.make(size), runs));
+    }
+    const FileCost& last = costs.back();
+    const FileCost& before = costs[costs.size() - 2];
+    auto ratio = [](double now, double then) { return then > 0.05 ? now / then : 0.0; };
+    double lintRatio = ratio(last.lint, before.lint);
+    std::printf("  %-18s %4d -> %4d: lint %7.1f -> %7.1f ms (x%.2f)%s\n", family.name, family.first * 4,
+                family.first * 8, before.lint, last.lint, lintRatio, lintRatio > 2.6 ? "  GROWS FASTER THAN INPUT" : "");
+    flagged += lintRatio > 2.6;
+    for (std::size_t r = 0; r < std::size(kChecks); ++r) {
+      double growth = ratio(last.rules[r], before.rules[r]);
+      if (last.rules[r] < 1.0 || growth <= 2.6) continue;
+      ++flagged;
+      std::printf("    %-8s %7.1f -> %7.1f ms (x%.2f)  GROWS FASTER THAN INPUT%s\n", std::string(kChecks[r].code).c_str(),
+                  before.rules[r], last.rules[r], growth, kChecks[r].optIn ? "  (opt-in)" : "");
+    }
+  }
+  std::printf("flagged: %zu\n", flagged);
+  return flagged;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -165,6 +241,7 @@ int main(int argc, char** argv) {
   std::size_t minBytes = 0;
   std::size_t top = 3;
   std::string jsonPath;
+  bool noScaling = false;
   std::vector<fs::path> roots;
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
@@ -172,8 +249,9 @@ int main(int argc, char** argv) {
     else if (arg == "--min-bytes" && i + 1 < argc) minBytes = std::strtoull(argv[++i], nullptr, 10);
     else if (arg == "--top" && i + 1 < argc) top = std::strtoull(argv[++i], nullptr, 10);
     else if (arg == "--json" && i + 1 < argc) jsonPath = argv[++i];
+    else if (arg == "--no-scaling") noScaling = true;
     else if (arg == "--help" || arg == "-h") {
-      std::printf("Usage: lint_stages_bench [--runs N] [--min-bytes N] [--json FILE] [--top N] [PATH...]\n");
+      std::printf("Usage: lint_stages_bench [--runs N] [--min-bytes N] [--json FILE] [--top N] [--no-scaling] [PATH...]\n");
       return 0;
     } else roots.emplace_back(argv[i]);
   }
@@ -267,6 +345,7 @@ int main(int argc, char** argv) {
                 kChecks[line.rule].optIn ? "  (opt-in: not in the default lint)" : "");
   }
   std::printf("rules whose cost grows faster than the input (slope > 1.2): %zu\n", superlinear);
+  if (!noScaling) scalingCheck(runs);
 
   if (!jsonPath.empty()) {
     std::FILE* out = std::fopen(jsonPath.c_str(), "w");

@@ -33,6 +33,7 @@
 // thread count is given), §8.9.4; CUDA C++ Programming Guide, __syncthreads.
 #include <algorithm>
 #include <optional>
+#include <unordered_map>
 #include <string>
 
 #include "RuleContext.h"
@@ -265,6 +266,55 @@ void checkDivergentBarrier(const RuleContext& context) {
       }
       return seen;
     };
+    // What each branch block contributes, whatever the barrier: decided once per function,
+    // since every barrier asks about every branch (a kernel of thousands of guarded blocks
+    // and barriers took seconds when each barrier decided them again).
+    enum class Split : std::uint8_t { No, Threads, Data, Stride };
+    struct BranchFacts {
+      bool decided = false;
+      Split split = Split::No;
+      std::uint32_t join = 0;
+      // Per successor: the blocks it reaches before the paths meet, and whether the threads
+      // taking it (when it skips the barrier) do anything but exit.
+      std::vector<std::vector<bool>> sides;
+      std::vector<std::int8_t> sideWorks;  // -1 until asked.
+    };
+    std::vector<BranchFacts> branches(blocks.size());
+    auto factsOf = [&](std::uint32_t b) -> BranchFacts& {
+      BranchFacts& facts = branches[b];
+      if (facts.decided) return facts;
+      facts.decided = true;
+      if (model.conditionSplitsThreads(b)) {
+        facts.split = Split::Threads;
+      } else if (comparesLoadedWord(context, flow, model, blocks[b].end - 1)) {
+        facts.split = Split::Data;
+      } else if (strideLoopSplits(context, flow, model, b)) {
+        facts.split = Split::Stride;
+      }
+      if (facts.split == Split::No) return facts;
+      facts.join = model.immediatePostDominator(b);
+      for (std::uint32_t s : blocks[b].successors) facts.sides.push_back(reachable(s, facts.join < blocks.size() ? facts.join : UINT32_MAX));
+      facts.sideWorks.assign(blocks[b].successors.size(), -1);
+      return facts;
+    };
+    // Whether the threads taking successor k of branch b do anything but exit.
+    auto sideWorks = [&](std::uint32_t b, std::size_t k) {
+      BranchFacts& facts = branches[b];
+      if (facts.sideWorks[k] < 0) {
+        bool works = false;
+        std::vector<bool> onward = reachable(blocks[b].successors[k], b);
+        for (std::uint32_t c = 0; c < blocks.size() && !works; ++c) {
+          if (!onward[c]) continue;
+          for (std::uint32_t i = blocks[c].first; i < blocks[c].end; ++i) {
+            if (!module.factsOf(i).does(kBranch | kReturn | kExit)) works = true;
+          }
+        }
+        facts.sideWorks[k] = works ? 1 : 0;
+      }
+      return facts.sideWorks[k] == 1;
+    };
+    // Per block: the blocks reachable from it (asked for barrier blocks).
+    std::unordered_map<std::uint32_t, std::vector<bool>> fromBlock;
     for (std::uint32_t barrier : barriers) {
       std::uint32_t block = flow.blockOf(barrier);
       const InstructionSite& site = module.instructions[barrier];
@@ -276,30 +326,23 @@ void checkDivergentBarrier(const RuleContext& context) {
       }
       for (std::uint32_t b = 0; b < blocks.size() && !culprit; ++b) {
         if ((model.branchDivergence(b) & flow::kVariesInCta) == 0 || blocks[b].successors.size() < 2) continue;
-        std::uint32_t last = blocks[b].end - 1;
-        bool onData = false, onStride = false;
-        if (!model.conditionSplitsThreads(b)) {
-          onData = comparesLoadedWord(context, flow, model, last);
-          onStride = !onData && strideLoopSplits(context, flow, model, b);
-          if (!onData && !onStride) continue;
-        }
-        std::uint32_t join = model.immediatePostDominator(b);
-        if (join == block) continue;
+        BranchFacts& facts = factsOf(b);
+        if (facts.split == Split::No) continue;
+        bool onData = facts.split == Split::Data, onStride = facts.split == Split::Stride;
+        if (facts.join == block) continue;
         // Which sides of the branch reach the barrier before the paths meet.
-        std::vector<std::vector<bool>> sides;
         bool anyReaches = false, allReach = true;
-        for (std::uint32_t s : blocks[b].successors) {
-          sides.push_back(reachable(s, join < blocks.size() ? join : UINT32_MAX));
-          bool reaches = sides.back()[block];
-          anyReaches = anyReaches || reaches;
-          allReach = allReach && reaches;
+        for (const std::vector<bool>& side : facts.sides) {
+          anyReaches = anyReaches || side[block];
+          allReach = allReach && side[block];
         }
         if (!anyReaches) continue;
         if (allReach) {
           // Both sides reach it: a loop whose trip count depends on the thread, when the
           // branch is inside that loop with the barrier.
-          std::vector<bool> fromBarrier = reachable(block, UINT32_MAX);
-          if (fromBarrier[b]) {
+          auto [from, added] = fromBlock.try_emplace(block);
+          if (added) from->second = reachable(block, UINT32_MAX);
+          if (from->second[b]) {
             culprit = blocks[b].end - 1;
             byData = onData;
             byStride = onStride;
@@ -309,15 +352,9 @@ void checkDivergentBarrier(const RuleContext& context) {
         // One side skips the barrier: fine only if the threads taking it do nothing but exit
         // (`if (i >= n) return;`), since a barrier does not wait for exited threads.
         bool skippersWork = false;
-        for (std::size_t k = 0; k < sides.size(); ++k) {
-          if (sides[k][block]) continue;
-          std::vector<bool> onward = reachable(blocks[b].successors[k], b);
-          for (std::uint32_t c = 0; c < blocks.size() && !skippersWork; ++c) {
-            if (!onward[c]) continue;
-            for (std::uint32_t i = blocks[c].first; i < blocks[c].end; ++i) {
-              if (!module.factsOf(i).does(kBranch | kReturn | kExit)) skippersWork = true;
-            }
-          }
+        for (std::size_t k = 0; k < facts.sides.size() && !skippersWork; ++k) {
+          if (facts.sides[k][block]) continue;
+          skippersWork = sideWorks(b, k);
         }
         if (skippersWork) {
           culprit = blocks[b].end - 1;
