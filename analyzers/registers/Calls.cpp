@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "registers/Constants.h"
+#include "registers/Liveness.h"
 
 namespace ptx::registers {
 namespace {
@@ -37,67 +38,20 @@ CallGraph buildCallGraph(const Module& module) {
       graph.definedByName.try_emplace(module.symbols[function.symbol].name, f);
     }
   }
-  std::vector<std::vector<std::size_t>> callees(count);
+  // The call graph in the shape of a CFG, so that Liveness's cycle finder (blocksInLoops:
+  // strongly connected components, and nodes that reach themselves directly) answers which
+  // functions reach themselves.
+  std::vector<flow::BasicBlock> calls(count);
   for (std::size_t f = 0; f < count; ++f) {
     const FunctionInfo& function = module.functions[f];
     for (std::uint32_t i = function.firstInstruction; i < function.firstInstruction + function.instructionCount; ++i) {
       const InstructionSite& site = module.instructions[i];
       if (!site.isCall || site.inDamagedCode) continue;
       std::size_t callee = graph.definedFunction(module, site.callee);
-      if (callee != SIZE_MAX) callees[f].push_back(callee);
+      if (callee != SIZE_MAX) calls[f].successors.push_back(static_cast<std::uint32_t>(callee));
     }
   }
-  // A function reaches itself when it lies on a cycle: a strongly connected component of more
-  // than one function, or one that calls itself (Tarjan's algorithm, iteratively).
-  graph.recursive.assign(count, false);
-  std::vector<std::size_t> index(count, SIZE_MAX), low(count, 0), stack;
-  std::vector<bool> onStack(count, false);
-  std::size_t next = 0;
-  struct Frame {
-    std::size_t function;
-    std::size_t edge;
-  };
-  for (std::size_t root = 0; root < count; ++root) {
-    if (index[root] != SIZE_MAX) continue;
-    std::vector<Frame> frames{{root, 0}};
-    index[root] = low[root] = next++;
-    stack.push_back(root);
-    onStack[root] = true;
-    while (!frames.empty()) {
-      Frame& frame = frames.back();
-      std::size_t v = frame.function;
-      if (frame.edge < callees[v].size()) {
-        std::size_t w = callees[v][frame.edge++];
-        if (index[w] == SIZE_MAX) {
-          index[w] = low[w] = next++;
-          stack.push_back(w);
-          onStack[w] = true;
-          frames.push_back({w, 0});
-        } else if (onStack[w]) {
-          low[v] = std::min(low[v], index[w]);
-        }
-        continue;
-      }
-      if (low[v] == index[v]) {
-        std::vector<std::size_t> component;
-        std::size_t w;
-        do {
-          w = stack.back();
-          stack.pop_back();
-          onStack[w] = false;
-          component.push_back(w);
-        } while (w != v);
-        bool cyclic = component.size() > 1 ||
-                      std::find(callees[v].begin(), callees[v].end(), v) != callees[v].end();
-        for (std::size_t member : component) graph.recursive[member] = cyclic;
-      }
-      frames.pop_back();
-      if (!frames.empty()) {
-        std::size_t parent = frames.back().function;
-        low[parent] = std::min(low[parent], low[v]);
-      }
-    }
-  }
+  graph.recursive = blocksInLoops(calls);
   return graph;
 }
 
