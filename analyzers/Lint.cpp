@@ -201,13 +201,13 @@ LintResult lintText(std::string_view text, const LintOptions& options) {
     return result;
   }
   unsigned threads = threadsFor(text, options);
-  if (threads > 1) {
+  if (threads > 1 && options.parseInPieces) {
     // Pieces of about equal size, a few per thread, cut at module items.
     std::size_t pieceBytes = std::max<std::size_t>(text.size() / (std::size_t{threads} * 4), 1);
     return runPipeline(text, parseSyntaxChunked(text, options.parse, threads, pieceBytes), options, std::nullopt,
                        threads);
   }
-  return runPipeline(text, parseSyntax(text, options.parse), options, std::nullopt);
+  return runPipeline(text, parseSyntax(text, options.parse), options, std::nullopt, threads);
 }
 
 LintResult lintTree(std::string_view text, SyntaxTree tree, const LintOptions& options) {

@@ -42,6 +42,11 @@ struct LintOptions {
   // parallel_lint_test.cpp). The server keeps 1: it reparses its trees incrementally.
   unsigned threads = 1;
   std::size_t parallelThresholdBytes = std::size_t{1} << 20;
+  // With several threads, parse the text in pieces (parseSyntaxChunked). False: parse it
+  // whole and run only the later stages on several threads; the server's tree is the base of
+  // its next incremental reparse, which a tree joined from pieces cannot be (tree-sitter's
+  // reparse of it drops every piece after the first).
+  bool parseInPieces = true;
 };
 
 struct LintResult {

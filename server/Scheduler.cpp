@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <exception>
 
-#include "syntax/SyntaxDiagnostics.h"
-
 namespace ptx::lsp {
 
 using Clock = std::chrono::steady_clock;
@@ -17,15 +15,12 @@ std::shared_ptr<Analysis> analyzePtxSnapshot(const Snapshot& snapshot, const std
                                              const LintOptions& lint, bool relint) {
   LintResult result;
   if (snapshot.fresh || !base || !base->result.tree.isComplete()) {
-    // The tree is parsed whole, on this thread: it is the base of the next incremental
-    // reparse, and a tree parsed in pieces (parseSyntaxChunked) cannot serve as one (its
-    // reparse loses every piece after the first). What follows the parse may use the
-    // machine's threads: a document opened is the one its user waits for.
-    std::string_view text = *snapshot.text;
-    bool parsed = !looksBinary(text) && (lint.maxTextBytes == 0 || text.size() <= lint.maxTextBytes);
+    // What follows the parse may use the machine's threads: a document opened is the one its
+    // user waits for. The tree is parsed whole: it is the base of the next incremental reparse.
     LintOptions opening = lint;
     opening.threads = 0;
-    result = parsed ? lintTree(text, parseSyntax(text, lint.parse), opening) : lintText(text, lint);
+    opening.parseInPieces = false;
+    result = lintText(*snapshot.text, opening);
   } else {
     SyntaxTree tree = snapshot.edits.empty()
                           ? base->result.tree
