@@ -32,6 +32,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "BenchSupport.h"
 #include "CudaBenchSource.h"
 #include "Server.h"
 #include "cuda/CppLexer.h"
@@ -48,13 +49,6 @@ namespace {
 
 constexpr double kHeaderGoalMs = 50.0;
 constexpr double kEditGoalP95Ms = 30.0;
-
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return std::move(buffer).str();
-}
 
 double millisSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -86,7 +80,7 @@ std::optional<fs::path> largestAsmHeader(const fs::path& folder) {
   std::error_code error;
   for (const auto& entry : fs::recursive_directory_iterator(folder, error)) {
     if (!entry.is_regular_file() || entry.file_size() <= size) continue;
-    std::string text = readFile(entry.path());
+    std::string text = bench::readFile(entry.path());
     if (text.find("asm(") == std::string::npos && text.find("asm volatile") == std::string::npos) continue;
     size = entry.file_size();
     largest = entry.path();
@@ -95,7 +89,7 @@ std::optional<fs::path> largestAsmHeader(const fs::path& folder) {
 }
 
 void headerCost(const fs::path& path, int runs) {
-  std::string text = readFile(path);
+  std::string text = bench::readFile(path);
   std::printf("(1) extract + lint %s (%zu bytes)\n", path.c_str(), text.size());
   CudaLintOptions guards;
   CudaLintOptions hopper;
@@ -342,6 +336,6 @@ int main(int argc, char** argv) {
   } else {
     std::printf("(1) skipped: no --header and no /usr/local/cuda/include\n");
   }
-  if (document) return serverLatency(readFile(*document), document->string(), edits);
+  if (document) return serverLatency(bench::readFile(*document), document->string(), edits);
   return serverLatency(bench::cudaBenchSource(lines), "a generated CUDA source", edits);
 }

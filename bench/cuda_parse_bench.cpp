@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "BenchSupport.h"
 #include "cuda/CudaOutline.h"
 #include "cuda/CudaSyntax.h"
 
@@ -28,26 +29,13 @@ using namespace ptx::cuda;
 
 namespace {
 
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return std::move(buffer).str();
-}
-
-double threadMillis() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
-}
-
 template <typename F>
 double bestMillis(int runs, F&& body) {
   double best = 1e300;
   for (int k = 0; k < runs; ++k) {
-    double start = threadMillis();
+    double start = bench::threadCpuMillis();
     body();
-    best = std::min(best, threadMillis() - start);
+    best = std::min(best, bench::threadCpuMillis() - start);
   }
   return best;
 }
@@ -88,11 +76,11 @@ void editLatency(const std::string& label, std::string text) {
     if (quote >= outline.asms[k].range.end) continue;
     SyntaxEdit edit = describeEdit(text, quote + 1, quote + 1, "x");
     std::string edited = text.substr(0, quote + 1) + "x" + text.substr(quote + 1);
-    double start = threadMillis();
+    double start = bench::threadCpuMillis();
     CudaSyntaxTree next = reparseCudaSyntax(tree, edited, edit);
-    double middle = threadMillis();
+    double middle = bench::threadCpuMillis();
     CudaOutline nextOutline = outlineOf(next, edited);
-    double end = threadMillis();
+    double end = bench::threadCpuMillis();
     reparse.push_back(middle - start);
     outlined.push_back(end - middle);
     fresh += nextOutline.asms.size() == outline.asms.size();
@@ -125,7 +113,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     for (const auto& entry : fs::recursive_directory_iterator(include)) {
-      if (entry.is_regular_file() && readFile(entry.path()).find("asm") != std::string::npos) files.push_back(entry.path());
+      if (entry.is_regular_file() && bench::readFile(entry.path()).find("asm") != std::string::npos) files.push_back(entry.path());
     }
     std::sort(files.begin(), files.end());
   }
@@ -136,7 +124,7 @@ int main(int argc, char** argv) {
   fs::path largest;
   std::size_t largestSize = 0;
   for (const fs::path& path : files) {
-    std::string text = readFile(path);
+    std::string text = bench::readFile(path);
     CudaParseOptions raw;
     raw.adaptView = false;
     CudaSyntaxTree tree;
@@ -166,7 +154,7 @@ int main(int argc, char** argv) {
               100.0 * static_cast<double>(totalError) / static_cast<double>(totalBytes),
               100.0 * static_cast<double>(totalRawError) / static_cast<double>(totalBytes));
 
-  std::string text = readFile(largest);
+  std::string text = bench::readFile(largest);
   editLatency(largest.filename().string(), text);
   std::size_t cut = 0;
   for (int line = 0; line < 5000 && cut != std::string::npos; ++line) cut = text.find('\n', cut + 1);

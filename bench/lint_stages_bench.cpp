@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "BenchSupport.h"
 #include "Lint.h"
 #include "Registry.h"
 #include "RuleContext.h"
@@ -57,19 +58,6 @@ constexpr RuleRun kChecks[] = {
 #include "Rules.def"
 };
 
-double cpuMs() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
-}
-
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return std::move(buffer).str();
-}
-
 struct FileCost {
   std::string path;
   std::size_t bytes = 0;
@@ -82,9 +70,9 @@ template <typename F>
 double best(int runs, F&& body) {
   double least = 1e300;
   for (int k = 0; k < runs; ++k) {
-    double start = cpuMs();
+    double start = bench::threadCpuMillis();
     body();
-    least = std::min(least, cpuMs() - start);
+    least = std::min(least, bench::threadCpuMillis() - start);
   }
   return least;
 }
@@ -99,7 +87,7 @@ void warmFlows(flow::FlowCache& flows, const Module& module) {
 
 FileCost measureText(std::string name, const std::string& text, int runs);
 
-FileCost measure(const fs::path& path, int runs) { return measureText(path.string(), readFile(path), runs); }
+FileCost measure(const fs::path& path, int runs) { return measureText(path.string(), bench::readFile(path), runs); }
 
 FileCost measureText(std::string name, const std::string& text, int runs) {
   FileCost cost;
@@ -127,9 +115,9 @@ FileCost measureText(std::string name, const std::string& text, int runs) {
       warmFlows(flows, module);
       std::vector<Diagnostic> out;
       RuleContext context{text, tree, module, shapes, out, flows};
-      double start = cpuMs();
+      double start = bench::threadCpuMillis();
       kChecks[r].check(context);
-      least = std::min(least, cpuMs() - start);
+      least = std::min(least, bench::threadCpuMillis() - start);
     }
     cost.rules[r] = least;
   }
