@@ -6,13 +6,16 @@
 // chunked parse on N threads, and full lint (every rule) with LintOptions::threads = 1 and
 // = N (N defaults to std::thread::hardware_concurrency()), with the speedup; then the time of
 // ts_tree_edit + reparse after a one-byte edit in the middle of a file of at least 4 MB
-// (smaller inputs are concatenated up to that size). --stages splits the lint of the largest
+// (smaller inputs are concatenated up to that size). Per file it also prints the heap a whole
+// parse's tree and the model of it keep, per byte of text (the server holds both per document).
+// --stages splits the lint of the largest
 // file into its stages for 1, 2, 4, ... N threads.
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstdio>
 #include <filesystem>
+#include <malloc.h>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -96,6 +99,16 @@ std::vector<fs::path> defaultInputs() {
   return inputs;
 }
 
+// Heap bytes `build` leaves allocated while what it returns is alive (glibc's count of bytes in
+// use, so freed-but-kept arena memory does not count), per byte of `text`.
+template <typename F>
+double heapPerTextByte(const std::string& text, F&& build) {
+  std::size_t before = mallinfo2().uordblks;
+  auto kept = build();
+  std::size_t after = mallinfo2().uordblks;
+  return text.empty() ? 0.0 : static_cast<double>(after - std::min(after, before)) / static_cast<double>(text.size());
+}
+
 // Stage by stage, for `threads` threads (1: the sequential functions), best of `runs`: where
 // the time of a lint goes. "rules etc." is the whole lint minus the stages measured apart
 // (the rules, sorting, suppressions and freeing the model).
@@ -177,8 +190,8 @@ int main(int argc, char** argv) {
 
   std::printf("threads N = %u (hardware_concurrency %u), best of %d runs\n", threads,
               std::thread::hardware_concurrency(), runs);
-  std::printf("%-36s %7s %9s %9s %9s %9s %8s %7s\n", "file", "MB", "parse", "parse/N", "lint/1", "lint/N",
-              "speedup", "pieces");
+  std::printf("%-36s %7s %9s %9s %9s %9s %8s %7s %7s %7s\n", "file", "MB", "parse", "parse/N", "lint/1", "lint/N",
+              "speedup", "pieces", "tree x", "model x");
   std::string largest;
   double totalBytes = 0;
   double totalParse = 0;
@@ -197,15 +210,21 @@ int main(int argc, char** argv) {
     double parseN = bestOf(runs, [&] { pieces = parseSyntaxChunked(text, {}, threads, pieceBytes).pieces(); });
     double lint = bestOf(runs, [&] { (void)lintText(text, sequential); });
     double lintN = bestOf(runs, [&] { (void)lintText(text, parallel); });
+    SyntaxTree tree;
+    double treeBytes = heapPerTextByte(text, [&] { return parseSyntax(text); });
+    tree = parseSyntax(text);
+    double modelBytes = heapPerTextByte(text, [&] { return buildModule(text, tree); });
     totalBytes += megabytes;
     totalParse += parse;
     totalLint += lint;
     totalLintN += lintN;
-    std::printf("%-36s %7.2f %9.1f %9.1f %9.1f %9.1f %7.2fx %7zu\n", path.filename().string().c_str(), megabytes,
-                megabytes / parse, megabytes / parseN, megabytes / lint, megabytes / lintN, lint / lintN, pieces);
+    std::printf("%-36s %7.2f %9.1f %9.1f %9.1f %9.1f %7.2fx %7zu %7.1f %7.1f\n", path.filename().string().c_str(),
+                megabytes, megabytes / parse, megabytes / parseN, megabytes / lint, megabytes / lintN, lint / lintN,
+                pieces, treeBytes, modelBytes);
   }
   std::printf("%-36s %7.2f %9.1f %9s %9.1f %9.1f %7.2fx\n", "all (bytes / summed best times)", totalBytes,
               totalBytes / totalParse, "", totalBytes / totalLint, totalBytes / totalLintN, totalLint / totalLintN);
+  std::printf("(tree x, model x: heap bytes a whole parse's tree and the model of it hold, per byte of text)\n");
   std::printf("(MB/s; lint/1 and lint/N: lintText with every rule, LintOptions::threads = 1 and N;\n"
               " texts up to %zu bytes are linted on one thread whatever N)\n", parallel.parallelThresholdBytes);
 
