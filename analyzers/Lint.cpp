@@ -30,9 +30,10 @@ bool byPositionThenCode(const Diagnostic& a, const Diagnostic& b) {
 }
 
 // Keeps the diagnostics as found and applies the suppression comments to get what is shown.
-void finishWithSuppressions(std::string_view text, LintResult& result, const LintOptions& options) {
+void finishWithSuppressions(std::string_view text, LintResult& result, const LintOptions& options,
+                            bool rulesRan = true) {
   result.unsuppressed = result.diagnostics;
-  result.diagnostics = applySuppressions(text, std::move(result.diagnostics));
+  result.diagnostics = applySuppressions(text, std::move(result.diagnostics), rulesRan);
   applyRuleSettings(result.diagnostics, options);  // LNT001 may be configured too.
 }
 
@@ -98,34 +99,81 @@ void runRulesInParallel(std::string_view text, const LintResult& result, const I
   for (std::vector<Diagnostic>& list : found) std::move(list.begin(), list.end(), std::back_inserter(out));
 }
 
+// How much of the pipeline a text of this size gets (LintOptions::maxTextBytes).
+enum class SizeTier { Analyzed, SyntaxOnly, NotParsed };
+
+// Past maxTextBytes the rules are what a large text cannot afford (their memory and time grow
+// with the dataflow of every function); the parse, the syntax checks and the names resolved
+// for navigation cost a tree and a model, a few times the text. Past this many times the limit
+// even those are not attempted.
+constexpr std::size_t kSyntaxOnlyFactor = 4;
+
+SizeTier sizeTierOf(std::string_view text, const LintOptions& options) {
+  if (options.maxTextBytes == 0 || text.size() <= options.maxTextBytes) return SizeTier::Analyzed;
+  bool parsed = (text.size() + kSyntaxOnlyFactor - 1) / kSyntaxOnlyFactor <= options.maxTextBytes;
+  return parsed ? SizeTier::SyntaxOnly : SizeTier::NotParsed;
+}
+
+// The note a text over the limit gets: information, since the size is no defect of the file.
+Diagnostic sizeLimitNote(std::string_view text, const LintOptions& options, SizeTier tier) {
+  Diagnostic note;
+  note.rule = "SYN007";
+  note.severity = Severity::Information;
+  note.category = Category::Syntax;
+  note.message = "file is " + std::to_string(text.size() >> 20) + " MiB, over the " +
+                 std::to_string(options.maxTextBytes >> 20) + " MiB limit (diagnostics.maxFileMiB): " +
+                 (tier == SizeTier::SyntaxOnly ? "syntax checked and names resolved, rules not run"
+                                               : "not parsed");
+  return note;
+}
+
 // The pipeline after parsing. With `focus`, the model walks only the bodies overlapping it
-// and syntax diagnostics cover only the module items overlapping it. With `threads` > 1 (never
-// with `focus`), each stage (syntax diagnostics, model, instruction shapes, rules) runs on
-// several threads, with the same result as on one.
+// and syntax diagnostics cover only the module items overlapping it. With `threads` > 1, each
+// stage (syntax diagnostics, model, instruction shapes, rules) runs on several threads, with
+// the same result as on one; with `focus` too, the syntax diagnostics run beside the model and
+// the rules side by side. A text in the SyntaxOnly tier stops after
+// the model, with the note that says so.
 LintResult runPipeline(std::string_view text, SyntaxTree tree, const LintOptions& options,
                        std::optional<ByteRange> focus, unsigned threads = 1) {
   LintResult result;
   result.tree = std::move(tree);
   result.focus = focus;
   bool parallel = threads > 1 && !focus;
-  if (focus) {
-    result.diagnostics = collectSyntaxDiagnostics(text, result.tree, options.syntax, *focus);
+  if (focus && threads > 1 && result.tree.isComplete()) {
+    // One function re-checked while its author types: its syntax diagnostics beside its model.
+    parallelFor(2, 2, [&](std::size_t task) {
+      if (task == 0) {
+        result.module = buildModule(text, result.tree, focus);
+      } else {
+        result.diagnostics = collectSyntaxDiagnostics(text, result.tree, options.syntax, *focus);
+      }
+    });
   } else {
-    result.diagnostics = parallel ? collectSyntaxDiagnosticsParallel(text, result.tree, options.syntax, threads)
-                                  : collectSyntaxDiagnostics(text, result.tree, options.syntax);
+    if (focus) {
+      result.diagnostics = collectSyntaxDiagnostics(text, result.tree, options.syntax, *focus);
+    } else {
+      result.diagnostics = parallel ? collectSyntaxDiagnosticsParallel(text, result.tree, options.syntax, threads)
+                                    : collectSyntaxDiagnostics(text, result.tree, options.syntax);
+    }
+    if (!result.tree.isComplete()) {
+      finishWithSuppressions(text, result, options, /*rulesRan=*/false);
+      return result;
+    }
+    result.module = parallel ? buildModuleParallel(text, result.tree, threads) : buildModule(text, result.tree, focus);
   }
-  if (!result.tree.isComplete()) {
-    finishWithSuppressions(text, result, options);
-    return result;
-  }
-  result.module = parallel ? buildModuleParallel(text, result.tree, threads) : buildModule(text, result.tree, focus);
   if (options.targetOverride) {
     // The override stands in for the module's own `.target` list.
     ByteRange where = result.module.header.target.value_or(ByteRange{0, 0});
     result.module.header.targets = {{*options.targetOverride, where}};
   }
-  if (parallel) {
+  bool rulesRun = sizeTierOf(text, options) == SizeTier::Analyzed;
+  if (!rulesRun) {
+    result.diagnostics.push_back(sizeLimitNote(text, options, SizeTier::SyntaxOnly));
+  } else if (parallel) {
     InstructionShapes shapes = checkInstructionShapesParallel(text, result.module, threads);
+    runRulesInParallel(text, result, shapes, result.diagnostics, threads, options);
+  } else if (focus && threads > 1) {
+    InstructionShapes shapes = checkInstructionShapes(text, result.module);
     runRulesInParallel(text, result, shapes, result.diagnostics, threads, options);
   } else {
     InstructionShapes shapes = checkInstructionShapes(text, result.module);
@@ -137,7 +185,7 @@ LintResult runPipeline(std::string_view text, SyntaxTree tree, const LintOptions
   }
   applyRuleSettings(result.diagnostics, options);
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), byPositionThenCode);
-  finishWithSuppressions(text, result, options);
+  finishWithSuppressions(text, result, options, rulesRun);
   return result;
 }
 
@@ -189,14 +237,9 @@ LintResult lintText(std::string_view text, const LintOptions& options) {
     result.unsuppressed = result.diagnostics;
     return result;
   }
-  if (options.maxTextBytes != 0 && text.size() > options.maxTextBytes) {
-    Diagnostic tooLarge;
-    tooLarge.rule = "SYN007";
-    tooLarge.severity = Severity::Error;
-    tooLarge.category = Category::Syntax;
-    tooLarge.message = "file is " + std::to_string(text.size() >> 20) + " MiB, over the " +
-                       std::to_string(options.maxTextBytes >> 20) + " MiB limit; not parsed";
-    result.diagnostics.push_back(std::move(tooLarge));
+  if (sizeTierOf(text, options) == SizeTier::NotParsed) {
+    result.diagnostics.push_back(sizeLimitNote(text, options, SizeTier::NotParsed));
+    applyRuleSettings(result.diagnostics, options);
     result.unsuppressed = result.diagnostics;
     return result;
   }
@@ -211,9 +254,7 @@ LintResult lintText(std::string_view text, const LintOptions& options) {
 }
 
 LintResult lintTree(std::string_view text, SyntaxTree tree, const LintOptions& options) {
-  if (looksBinary(text) || (options.maxTextBytes != 0 && text.size() > options.maxTextBytes)) {
-    return lintText(text, options);
-  }
+  if (looksBinary(text) || sizeTierOf(text, options) == SizeTier::NotParsed) return lintText(text, options);
   return runPipeline(text, std::move(tree), options, std::nullopt, threadsFor(text, options));
 }
 
@@ -310,7 +351,7 @@ std::optional<LintResult> relintChangedFunction(std::string_view newText, const 
     merged.push_back(std::move(moved));
   }
 
-  LintResult focused = runPipeline(newText, newTree, options, ByteRange{newBegin, newEnd});
+  LintResult focused = runPipeline(newText, newTree, options, ByteRange{newBegin, newEnd}, threadsFor(newText, options));
   for (Diagnostic& diagnostic : focused.unsuppressed) {
     if (!startsIn(diagnostic.range, newBegin, newEnd)) continue;
     if (diagnostic.category == Category::Syntax) ++syntaxCount;

@@ -28,7 +28,9 @@ struct RuleSetting {
 struct LintOptions {
   ParseOptions parse;
   SyntaxDiagnosticOptions syntax;
-  // Texts larger than this are not parsed; one diagnostic says so (0: no limit).
+  // Texts larger than this are parsed, syntax-checked and their names resolved (what
+  // navigation needs), but no rule runs; past four times this they are not parsed. Either way
+  // an information note (SYN007) says so (0: no limit).
   std::size_t maxTextBytes = std::size_t{256} << 20;
   // Keyed by rule code ("ISA004"); Registry's findRule turns names into codes.
   std::map<std::string, RuleSetting, std::less<>> rules;

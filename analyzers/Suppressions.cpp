@@ -110,7 +110,7 @@ std::vector<Suppression> parseSuppressions(std::string_view text) {
 
 }  // namespace
 
-std::vector<Diagnostic> applySuppressions(std::string_view text, std::vector<Diagnostic> diagnostics) {
+std::vector<Diagnostic> applySuppressions(std::string_view text, std::vector<Diagnostic> diagnostics, bool rulesRan) {
   if (text.find(kMarker) == std::string_view::npos) return diagnostics;
   std::vector<Suppression> suppressions = parseSuppressions(text);
   if (suppressions.empty()) return diagnostics;
@@ -128,6 +128,9 @@ std::vector<Diagnostic> applySuppressions(std::string_view text, std::vector<Dia
   });
   for (const Suppression& suppression : suppressions) {
     if (suppression.used) continue;
+    // Silencing nothing proves nothing when the rules did not run; a name that is no rule is
+    // wrong either way.
+    if (!rulesRan && suppression.known) continue;
     Diagnostic unused;
     unused.rule = "LNT001";
     unused.severity = Severity::Warning;

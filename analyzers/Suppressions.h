@@ -17,8 +17,11 @@
 namespace ptx {
 
 // Drops the diagnostics that suppression comments in `text` cover and adds an LNT001 warning
-// for each suppression that covered none. Scans the text, not the tree, so a suppression
-// works in any file, broken ones included; costs one search for "ptxlint:" when there are none.
-std::vector<Diagnostic> applySuppressions(std::string_view text, std::vector<Diagnostic> diagnostics);
+// for each suppression that covered none (with `rulesRan` false — a text whose parse stopped
+// or that was too large for the rules — only for those naming no rule). Scans the text, not
+// the tree, so a suppression works in any file, broken ones included; costs one search for
+// "ptxlint:" when there are none.
+std::vector<Diagnostic> applySuppressions(std::string_view text, std::vector<Diagnostic> diagnostics,
+                                          bool rulesRan = true);
 
 }  // namespace ptx

@@ -275,9 +275,10 @@ std::optional<std::filesystem::path> pathOfUri(std::string_view uri) {
 
 LintOptions lintOptionsFor(const Settings& settings) {
   LintOptions options;
-  // An editor holds the text, the tree and two models at once (about 50 bytes of memory per
-  // byte of PTX): past this size a document gets one diagnostic and no analysis, but keeps
-  // every edit. ptxlint, which holds one file at a time, allows 256 MiB.
+  // An editor holds the text, the tree and the model at once, and the rules' dataflow while
+  // they run: past this size a document gets its syntax checked and its names resolved (for
+  // navigation) but no rule, and keeps every edit; past four times it, no parse. ptxlint,
+  // which holds one file at a time, allows 256 MiB.
   options.maxTextBytes = settings.maxAnalyzedBytes;
   options.rules = settings.rules;
   options.targetOverride = settings.target;

@@ -364,7 +364,7 @@ CudaLintResult lintCudaText(std::string_view text, const CudaLintOptions& option
   if (options.lint.maxTextBytes != 0 && text.size() > options.lint.maxTextBytes) {
     Diagnostic large;
     large.rule = "SYN007";
-    large.severity = Severity::Error;
+    large.severity = Severity::Information;  // The size is no defect of the file.
     large.category = Category::Syntax;
     large.range = {0, 0};
     large.message = "This file is larger than the size limit; its inline PTX was not checked.";

@@ -43,14 +43,14 @@ class Collector {
   bool full() const { return diagnostics_.size() >= options_.maxDiagnostics; }
 
   void report(std::string rule, ByteRange range, std::string message,
-              std::vector<RelatedInformation> related = {}) {
+              std::vector<RelatedInformation> related = {}, Severity severity = Severity::Error) {
     if (full()) {
       ++suppressed_;
       return;
     }
     Diagnostic diagnostic;
     diagnostic.rule = std::move(rule);
-    diagnostic.severity = Severity::Error;
+    diagnostic.severity = severity;
     diagnostic.category = Category::Syntax;
     diagnostic.range = range;
     diagnostic.message = std::move(message);

@@ -450,9 +450,16 @@ std::vector<Diagnostic> collectSyntaxDiagnostics(std::string_view text, const Sy
   Collector out(text, options);
   reportNonAscii(out, focus);
   if (!tree.isComplete()) {
-    out.report("SYN007", {0, 0},
-               "parsing stopped before the end of the file (time limit or cancellation); "
-               "no syntax results");
+    if (tree.refusedForExtrasRun()) {
+      // Information: the comments are no defect of the file, only past what we can parse.
+      out.report("SYN007", {0, 0},
+                 "not parsed: more than " + std::to_string(kMaxExtrasInARow) +
+                     " comment lines in a row, which the tree-sitter 0.20 runtime cannot hold; no syntax results",
+                 {}, Severity::Information);
+    } else {
+      out.report("SYN007", {0, 0},
+                 "parsing stopped before the end of the file (time limit or cancellation); no syntax results");
+    }
     return out.finish();
   }
   walk(out, tree.root(), 0, syntaxKinds(), focus);

@@ -341,6 +341,7 @@ std::vector<std::uint32_t> moduleItemCuts(std::string_view text, std::size_t pie
 SyntaxTree parseSyntaxChunked(std::string_view text, const ParseOptions& options, unsigned threads,
                               std::size_t pieceBytes) {
   if (threads <= 1 || text.size() >= UINT32_MAX) return parseSyntax(text, options);
+  if (longestExtrasRun(text) > kMaxExtrasInARow) return SyntaxTree::refusedForExtras();
   std::vector<Cut> cuts = findCuts(text, std::max<std::size_t>(pieceBytes, 1));
   if (cuts.empty()) return parseSyntax(text, options);
   std::size_t pieces = cuts.size() + 1;
@@ -408,7 +409,99 @@ SyntaxEdit describeEdit(std::string_view oldText, std::uint32_t begin, std::uint
   return edit;
 }
 
+std::size_t longestExtrasRun(std::string_view text) {
+  // One look at each line's first characters (and, inside a block comment, for its end):
+  // this runs before every parse, so it must cost little beside one.
+  std::size_t longest = 0;
+  std::size_t run = 0;
+  bool inBlockComment = false;
+  const char* p = text.data();
+  const char* end = p + text.size();
+  while (p < end) {
+    const char* newline = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+    const char* lineEnd = newline != nullptr ? newline : end;
+    std::string_view line(p, static_cast<std::size_t>(lineEnd - p));
+    p = lineEnd + 1;
+    if (inBlockComment) {
+      inBlockComment = line.find("*/") == std::string_view::npos;
+      continue;
+    }
+    std::size_t first = 0;
+    while (first < line.size() && (line[first] == ' ' || line[first] == '\t' || line[first] == '\r')) ++first;
+    if (first == line.size()) continue;  // Blank: part of the run around it.
+    char c = line[first];
+    char next = first + 1 < line.size() ? line[first + 1] : '\0';
+    if (c == '#' || (c == '/' && next == '/')) {
+      longest = std::max(longest, ++run);
+    } else if (c == '/' && next == '*') {
+      longest = std::max(longest, ++run);
+      inBlockComment = line.find("*/", first + 2) == std::string_view::npos;
+    } else {
+      run = 0;
+    }
+  }
+  return longest;
+}
+
+namespace {
+
+enum class LineKind { Blank, Extra, Unsure, Code };
+
+// What one line is to a run of extras; a line with a block comment's delimiter is Unsure (a
+// block comment's inner lines are one extra whatever they hold).
+LineKind kindOfLine(std::string_view line) {
+  if (line.find("/*") != std::string_view::npos || line.find("*/") != std::string_view::npos) {
+    return LineKind::Unsure;
+  }
+  std::size_t first = line.find_first_not_of(" \t\r\f\v");
+  if (first == std::string_view::npos) return LineKind::Blank;
+  return line[first] == '#' || line.substr(first).starts_with("//") ? LineKind::Extra : LineKind::Code;
+}
+
+// The run of extra-only lines through the lines overlapping [begin, end] of `text`, walking out
+// from them, capped a little past kMaxExtrasInARow; SIZE_MAX when a block comment is near and
+// only the whole scan (longestExtrasRun) can tell.
+std::size_t extrasRunThrough(std::string_view text, std::size_t begin, std::size_t end) {
+  constexpr std::size_t kCap = kMaxExtrasInARow + 1;
+  std::size_t first = text.rfind('\n', begin == 0 ? 0 : begin - 1);
+  first = first == std::string_view::npos || begin == 0 ? 0 : first + 1;
+  std::size_t run = 0;
+  // The edited lines and then the lines after them, until code.
+  for (std::size_t line = first; line < text.size() && run < kCap;) {
+    std::size_t stop = text.find('\n', line);
+    if (stop == std::string_view::npos) stop = text.size();
+    LineKind kind = kindOfLine(text.substr(line, stop - line));
+    if (kind == LineKind::Unsure) return SIZE_MAX;
+    if (kind == LineKind::Code && line > end) break;
+    if (kind == LineKind::Code) run = 0;  // Code inside the edit: the run starts after it.
+    if (kind == LineKind::Extra) ++run;
+    line = stop + 1;
+  }
+  // The lines before them, until code.
+  for (std::size_t stop = first; stop > 0 && run < kCap;) {
+    std::size_t line = text.rfind('\n', stop - 2 < stop ? stop - 2 : 0);
+    line = line == std::string_view::npos || stop < 2 ? 0 : line + 1;
+    LineKind kind = kindOfLine(text.substr(line, stop - 1 - line));
+    if (kind == LineKind::Unsure) return SIZE_MAX;
+    if (kind == LineKind::Code) break;
+    if (kind == LineKind::Extra) ++run;
+    stop = line;
+  }
+  return run;
+}
+
+}  // namespace
+
+SyntaxTree SyntaxTree::refusedForExtras() {
+  SyntaxTree result;
+  result.complete_ = false;
+  result.refusedForExtrasRun_ = true;
+  result.tree_.reset(emptyTree(), SyntaxTree::Deleter{});
+  return result;
+}
+
 SyntaxTree parseSyntax(std::string_view text, const ParseOptions& options) {
+  if (longestExtrasRun(text) > kMaxExtrasInARow) return SyntaxTree::refusedForExtras();
   SyntaxTree result;
   TSTree* tree = runParser(nullptr, text, options);
   result.complete_ = tree != nullptr;
@@ -425,6 +518,12 @@ SyntaxTree reparseSyntax(const SyntaxTree& old, std::string_view newText, const 
 SyntaxTree reparseSyntax(const SyntaxTree& old, std::string_view newText, std::span<const SyntaxEdit> edits,
                          const ParseOptions& options) {
   if (!old.tree_ || !old.complete_) return parseSyntax(newText, options);
+  // The old text had no run too long (its tree is complete): a new one passes through the
+  // edit. For one edit, looking around it is enough, unless a block comment is near; several
+  // edits' offsets shift one another, so those texts are scanned whole.
+  bool mayBeTooLong = edits.size() != 1 ||
+                      extrasRunThrough(newText, edits[0].startByte, edits[0].newEndByte) > kMaxExtrasInARow;
+  if (mayBeTooLong && longestExtrasRun(newText) > kMaxExtrasInARow) return SyntaxTree::refusedForExtras();
   // ts_tree_edit mutates, and `old` may be shared with readers: edit a cheap copy.
   TSTree* edited = ts_tree_copy(old.tree_.get());
   for (const SyntaxEdit& edit : edits) {

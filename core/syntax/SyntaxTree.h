@@ -49,8 +49,12 @@ class SyntaxTree {
   TSNode root() const { return tree_ ? ts_tree_root_node(tree_.get()) : TSNode{}; }
   const TSTree* raw() const { return tree_.get(); }
 
-  // False when parsing stopped early (time limit or cancellation).
+  // False when parsing stopped early (time limit or cancellation) or was not attempted (a run
+  // of comment lines too long for the runtime, below).
   bool isComplete() const { return tree_ != nullptr && complete_; }
+  // True when the text was not parsed because of a run of more than kMaxExtrasInARow comment
+  // or preprocessor lines.
+  bool refusedForExtrasRun() const { return refusedForExtrasRun_; }
 
   // How many pieces parseSyntaxChunked parsed the text in (1 for every other parse).
   std::size_t pieces() const { return pieces_; }
@@ -62,13 +66,25 @@ class SyntaxTree {
                                   std::span<const SyntaxEdit> edits, const ParseOptions& options);
 
  private:
+  static SyntaxTree refusedForExtras();  // Empty, incomplete, refusedForExtrasRun().
   struct Deleter {
     void operator()(TSTree* tree) const { ts_tree_delete(tree); }
   };
   std::shared_ptr<TSTree> tree_;
   bool complete_ = true;
+  bool refusedForExtrasRun_ = false;
   std::size_t pieces_ = 1;
 };
+
+// tree-sitter 0.20.7 corrupts its heap when it frees a tree holding more than about 65,535
+// extras in a row (comments, preprocessor lines, with no other token between): 65,534 comment
+// lines after a kernel abort the process in free(), 65,533 do not. Texts with a longer run than
+// this are not parsed; their tree is empty and incomplete, and the syntax diagnostics say why.
+inline constexpr std::size_t kMaxExtrasInARow = 60000;
+
+// The longest run of lines that hold only comments or preprocessor lines (blank lines do not
+// end a run; a block comment counts once). An upper bound on the extras in a row.
+std::size_t longestExtrasRun(std::string_view text);
 
 SyntaxTree parseSyntax(std::string_view text, const ParseOptions& options = {});
 

@@ -2,11 +2,13 @@
 // hang or a stack overflow.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <random>
 #include <string>
 
 #include "Lint.h"
+#include "syntax/SyntaxTree.h"
 #include "TestSupport.h"
 
 using namespace ptx;
@@ -128,10 +130,62 @@ TEST_CASE("A 50 MB file parses", "[robustness][large]") {
   CHECK(result.diagnostics.empty());
 }
 
-TEST_CASE("Texts over the size limit get one diagnostic instead of a parse", "[robustness]") {
+TEST_CASE("Texts over four times the size limit get one note instead of a parse", "[robustness]") {
   LintOptions options;
   options.maxTextBytes = 1024;
-  LintResult result = lintText(std::string(4096, ' '), options);
+  LintResult result = lintText(std::string(4 * 1024 + 1, ' '), options);
   REQUIRE(result.diagnostics.size() == 1);
   CHECK(result.diagnostics[0].rule == "SYN007");
+  CHECK(result.diagnostics[0].severity == Severity::Information);
+  CHECK(!result.tree.isComplete());
+}
+
+TEST_CASE("Texts over the size limit are syntax-checked and resolved, without rules", "[robustness]") {
+  // A missing semicolon (a syntax error) and a suppression that silences nothing.
+  std::string text = test::kernel("\t// ptxlint: disable-next-line=ISA004\n\tmov.u32 %r1, %r9;\n\tadd.s32 %r1, %r1, 1\n\tret;");
+  LintOptions options;
+  options.maxTextBytes = text.size() / 2;
+  LintResult limited = lintText(text, options);
+  LintResult whole = lintText(text);
+  auto codes = [](const LintResult& result) {
+    std::vector<std::string> out;
+    for (const Diagnostic& diagnostic : result.diagnostics) out.push_back(diagnostic.rule);
+    return out;
+  };
+  CHECK(codes(limited) == std::vector<std::string>{"SYN007", "SYN001"});
+  CHECK(limited.diagnostics[0].severity == Severity::Information);
+  std::vector<std::string> analyzed = codes(whole);
+  // With the rules run, the suppression silenced nothing (LNT001); without them that proves nothing.
+  CHECK(analyzed == std::vector<std::string>{"LNT001", "SYN001"});
+  // The names are resolved: %r9 is a use the model recorded, with no declaration.
+  CHECK(!limited.module.references.empty());
+  CHECK(limited.module.functions.size() == 1);
+}
+
+TEST_CASE("A run of comment lines longer than tree-sitter 0.20 can free is refused with a note, not a crash",
+          "[robustness]") {
+  // 65,534 comment lines in a row abort the process when tree-sitter 0.20.7 frees the tree.
+  std::string text = test::kernel("\tret;");
+  for (int i = 0; i < 70000; ++i) text += "// generated comment\n";
+  LintResult result = lintText(text);
+  REQUIRE(result.diagnostics.size() == 1);
+  CHECK(result.diagnostics[0].rule == "SYN007");
+  CHECK(result.diagnostics[0].severity == Severity::Information);
+  CHECK(!result.tree.isComplete());
+  // Comments broken by a declaration now and then parse, and so does an edit that makes the
+  // run short again.
+  std::string broken = test::kernel("\tret;");
+  for (int i = 0; i < 70000; ++i) broken += i % 35000 == 34999 ? ".global .b32 g" + std::to_string(i) + ";\n" : "// c\n";
+  CHECK(lintText(broken).diagnostics.empty());
+  CHECK(longestExtrasRun(broken) == 34999);
+  SyntaxTree parsed = parseSyntax(broken);
+  REQUIRE(parsed.isComplete());
+  std::string joined = broken;
+  std::size_t cut = joined.find(".global .b32 g34999;\n");
+  joined.erase(cut, std::string_view(".global .b32 g34999;\n").size());
+  SyntaxEdit edit = describeEdit(broken, static_cast<std::uint32_t>(cut),
+                                 static_cast<std::uint32_t>(cut + std::string_view(".global .b32 g34999;\n").size()), "");
+  SyntaxTree reparsed = reparseSyntax(parsed, joined, edit);
+  CHECK(!reparsed.isComplete());
+  CHECK(reparsed.refusedForExtrasRun());
 }
