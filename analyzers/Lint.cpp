@@ -128,10 +128,9 @@ Diagnostic sizeLimitNote(std::string_view text, const LintOptions& options, Size
 }
 
 // The pipeline after parsing. With `focus`, the model walks only the bodies overlapping it
-// and syntax diagnostics cover only the module items overlapping it. With `threads` > 1, each
-// stage (syntax diagnostics, model, instruction shapes, rules) runs on several threads, with
-// the same result as on one; with `focus` too, the syntax diagnostics run beside the model and
-// the rules side by side. A text in the SyntaxOnly tier stops after
+// and syntax diagnostics cover only the module items overlapping it. With `threads` > 1 (never
+// with `focus`), each stage (syntax diagnostics, model, instruction shapes, rules) runs on
+// several threads, with the same result as on one. A text in the SyntaxOnly tier stops after
 // the model, with the note that says so.
 LintResult runPipeline(std::string_view text, SyntaxTree tree, const LintOptions& options,
                        std::optional<ByteRange> focus, unsigned threads = 1) {
@@ -139,28 +138,17 @@ LintResult runPipeline(std::string_view text, SyntaxTree tree, const LintOptions
   result.tree = std::move(tree);
   result.focus = focus;
   bool parallel = threads > 1 && !focus;
-  if (focus && threads > 1 && result.tree.isComplete()) {
-    // One function re-checked while its author types: its syntax diagnostics beside its model.
-    parallelFor(2, 2, [&](std::size_t task) {
-      if (task == 0) {
-        result.module = buildModule(text, result.tree, focus);
-      } else {
-        result.diagnostics = collectSyntaxDiagnostics(text, result.tree, options.syntax, *focus);
-      }
-    });
+  if (focus) {
+    result.diagnostics = collectSyntaxDiagnostics(text, result.tree, options.syntax, *focus);
   } else {
-    if (focus) {
-      result.diagnostics = collectSyntaxDiagnostics(text, result.tree, options.syntax, *focus);
-    } else {
-      result.diagnostics = parallel ? collectSyntaxDiagnosticsParallel(text, result.tree, options.syntax, threads)
-                                    : collectSyntaxDiagnostics(text, result.tree, options.syntax);
-    }
-    if (!result.tree.isComplete()) {
-      finishWithSuppressions(text, result, options, /*rulesRan=*/false);
-      return result;
-    }
-    result.module = parallel ? buildModuleParallel(text, result.tree, threads) : buildModule(text, result.tree, focus);
+    result.diagnostics = parallel ? collectSyntaxDiagnosticsParallel(text, result.tree, options.syntax, threads)
+                                  : collectSyntaxDiagnostics(text, result.tree, options.syntax);
   }
+  if (!result.tree.isComplete()) {
+    finishWithSuppressions(text, result, options, /*rulesRan=*/false);
+    return result;
+  }
+  result.module = parallel ? buildModuleParallel(text, result.tree, threads) : buildModule(text, result.tree, focus);
   if (options.targetOverride) {
     // The override stands in for the module's own `.target` list.
     ByteRange where = result.module.header.target.value_or(ByteRange{0, 0});
@@ -171,9 +159,6 @@ LintResult runPipeline(std::string_view text, SyntaxTree tree, const LintOptions
     result.diagnostics.push_back(sizeLimitNote(text, options, SizeTier::SyntaxOnly));
   } else if (parallel) {
     InstructionShapes shapes = checkInstructionShapesParallel(text, result.module, threads);
-    runRulesInParallel(text, result, shapes, result.diagnostics, threads, options);
-  } else if (focus && threads > 1) {
-    InstructionShapes shapes = checkInstructionShapes(text, result.module);
     runRulesInParallel(text, result, shapes, result.diagnostics, threads, options);
   } else {
     InstructionShapes shapes = checkInstructionShapes(text, result.module);
@@ -351,7 +336,7 @@ std::optional<LintResult> relintChangedFunction(std::string_view newText, const 
     merged.push_back(std::move(moved));
   }
 
-  LintResult focused = runPipeline(newText, newTree, options, ByteRange{newBegin, newEnd}, threadsFor(newText, options));
+  LintResult focused = runPipeline(newText, newTree, options, ByteRange{newBegin, newEnd});
   for (Diagnostic& diagnostic : focused.unsuppressed) {
     if (!startsIn(diagnostic.range, newBegin, newEnd)) continue;
     if (diagnostic.category == Category::Syntax) ++syntaxCount;
