@@ -205,8 +205,8 @@ ThreadEvaluator::OperandRead* ThreadEvaluator::rebuiltRead(std::uint32_t instruc
   read.resolved = true;
   read.reg = flow_.registerOf(operand);
   if (read.reg) read.reaching = reachingAt(instruction, *read.reg);
-  reads.emplace_back(operand.range.begin, std::move(read));
-  return &reads.back().second;
+  reads.emplace_front(operand.range.begin, std::move(read));
+  return &reads.front().second;
 }
 
 std::optional<std::uint64_t> ThreadEvaluator::evaluateRegister(std::uint32_t instruction, RegisterKey reg,
