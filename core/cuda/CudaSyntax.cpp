@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "tree-sitter-cuda.h"
+#include "syntax/SyntaxTree.h"
 
 namespace ptx::cuda {
 
@@ -759,10 +760,11 @@ struct TreeDeleter {
   void operator()(TSTree* tree) const { ts_tree_delete(tree); }
 };
 
-// The state a text gets before any parsing: Binary, TooLarge, or Parsed (go ahead).
+// The state a text gets before any parsing: Binary, TooLarge, CommentRun, or Parsed (go ahead).
 CudaSyntaxTree::State admission(std::string_view text, const CudaParseOptions& options) {
   if (std::memchr(text.data(), '\0', text.size()) != nullptr) return CudaSyntaxTree::State::Binary;
   if (text.size() > options.maxTextBytes || text.size() >= UINT32_MAX) return CudaSyntaxTree::State::TooLarge;
+  if (longestExtrasRun(text) > kMaxExtrasInARow) return CudaSyntaxTree::State::CommentRun;
   return CudaSyntaxTree::State::Parsed;
 }
 

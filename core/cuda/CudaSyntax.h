@@ -107,6 +107,9 @@ class CudaSyntaxTree {
     Stopped,   // The time limit or the cancellation flag stopped the parse: empty tree.
     Binary,    // The text holds NUL bytes: not parsed, empty tree.
     TooLarge,  // The text is over CudaParseOptions::maxTextBytes: not parsed, empty tree.
+    // More comment lines in a row than tree-sitter 0.20 can free (kMaxExtrasInARow, in
+    // syntax/SyntaxTree.h): not parsed, empty tree.
+    CommentRun,
   };
 
   CudaSyntaxTree() = default;

@@ -141,6 +141,21 @@ TEST_CASE("Binary, oversized and stopped parses give an empty tree marked as suc
   CHECK(parseCudaSyntax(text).isComplete());
 }
 
+TEST_CASE("A run of comment lines tree-sitter 0.20 cannot free gives an empty tree, not a crash", "[cuda-syntax]") {
+  // 65,534 comments in a row abort the process when tree-sitter 0.20.7 frees the tree.
+  std::string text = "__global__ void k() { asm volatile(\"membar.gl;\"); }\n";
+  for (int i = 0; i < 70000; ++i) text += "// comment\n";
+  CudaSyntaxTree tree = parseCudaSyntax(text);
+  CHECK(tree.state() == CudaSyntaxTree::State::CommentRun);
+  CHECK(ts_node_child_count(tree.root()) == 0);
+  CudaTextPieces pieces(text, 2);
+  CHECK(pieces.parse(0).state() == CudaSyntaxTree::State::CommentRun);
+  // Broken up by code, the same comments parse.
+  std::string broken = text;
+  broken.insert(broken.find('\n', broken.size() / 2) + 1, "__device__ int g;\n");
+  CHECK(parseCudaSyntax(broken).state() == CudaSyntaxTree::State::Parsed);
+}
+
 TEST_CASE("A byte-order mark does not disturb the CUDA parse or its offsets", "[cuda-syntax]") {
   std::string text = "\xEF\xBB\xBF__device__ void f() {}\n";
   CudaSyntaxTree tree = parseCudaSyntax(text);
