@@ -69,15 +69,18 @@ const COMPONENT = /\.([xyzwrgba]|b[0-7]{1,4}|h[0-3]{1,2})/;
 
 const DATA_TYPES = ['.b8', '.b16', '.b32', '.b64'];
 
+// PTX ISA §4.4: [a-zA-Z]{followsym}* | [_$%]{followsym}+, followsym = [a-zA-Z0-9_$].
+const IDENTIFIER = /[a-zA-Z][a-zA-Z0-9_$]*|[_$%][a-zA-Z0-9_$]+/;
+
 // One well-formed debug-section row or label, as a regular expression for the section_data
 // token: `.b8 1, 2`, `.b32 .debug_abbrev+12`, `.b64 $L__func_begin0`, `$L__info_string0:`.
 // Values are integers, names and section names, joined by + or -; anything else is left to
 // the data_line rule.
-const SECTION_VALUE_TERM = /(-?(0[xX][0-9a-fA-F]+|[0-9]+)|[a-zA-Z][a-zA-Z0-9_$]*|[_$%][a-zA-Z0-9_$]+|\.[a-zA-Z_][a-zA-Z0-9_$]*)/;
+const SECTION_VALUE_TERM = choice(/-?(0[xX][0-9a-fA-F]+|[0-9]+)/, IDENTIFIER, /\.[a-zA-Z_][a-zA-Z0-9_$]*/);
 const SECTION_VALUE = seq(SECTION_VALUE_TERM, repeat(seq(/[ \t]*[+-][ \t]*/, SECTION_VALUE_TERM)));
 const SECTION_ROW = choice(
   seq(choice(...DATA_TYPES), /[ \t]+/, SECTION_VALUE, repeat(seq(/[ \t]*,[ \t]*/, SECTION_VALUE)), optional(/[ \t]*;/)),
-  seq(/[a-zA-Z][a-zA-Z0-9_$]*|[_$%][a-zA-Z0-9_$]+/, /[ \t]*:/),
+  seq(IDENTIFIER, /[ \t]*:/),
 );
 // A row counts only with its line end, so the token never stops inside a row (`.b8 1,` with
 // the next value on the next line) and a row with anything after it goes to data_line whole.
@@ -546,8 +549,7 @@ module.exports = grammar({
 
     // ── Tokens ───────────────────────────────────────────────────────────────────────────
 
-    // PTX ISA §4.4: [a-zA-Z]{followsym}* | [_$%]{followsym}+, followsym = [a-zA-Z0-9_$].
-    identifier: _ => /[a-zA-Z][a-zA-Z0-9_$]*|[_$%][a-zA-Z0-9_$]+/,
+    identifier: _ => IDENTIFIER,
 
     // A dotted modifier with optional `::` sub-qualifiers: `.global`, `.shared::cta`,
     // `.mbarrier::complete_tx::bytes`, `.L2::128B`, `.2d`. A leading digit must be followed

@@ -27,11 +27,7 @@ std::shared_ptr<Analysis> analyzePtxSnapshot(const Snapshot& snapshot, const std
                           : reparseSyntax(base->result.tree, *snapshot.text, snapshot.edits, lint.parse);
     std::optional<LintResult> quick;
     if (snapshot.changed && !relint) {
-      // The edited function's re-check is what its author waits for: it may use the machine's
-      // threads (its syntax diagnostics beside its model, the rules side by side).
-      LintOptions editing = lint;
-      editing.threads = 0;
-      quick = relintChangedFunction(*snapshot.text, tree, base->result, *snapshot.changed, editing);
+      quick = relintChangedFunction(*snapshot.text, tree, base->result, *snapshot.changed, lint);
     }
     result = quick ? std::move(*quick) : lintTree(*snapshot.text, std::move(tree), lint);
   }

@@ -409,6 +409,24 @@ SyntaxEdit describeEdit(std::string_view oldText, std::uint32_t begin, std::uint
   return edit;
 }
 
+namespace {
+
+// How a line starts, as far as runs of extras go: nothing but blanks, a line comment or a
+// preprocessor line (extras), a block comment's opening, or anything else.
+enum class LineStart { Blank, Extra, BlockComment, Code };
+
+LineStart lineStartOf(std::string_view line) {
+  std::size_t first = 0;
+  while (first < line.size() && (line[first] == ' ' || line[first] == '\t' || line[first] == '\r')) ++first;
+  if (first == line.size()) return LineStart::Blank;
+  char c = line[first];
+  char next = first + 1 < line.size() ? line[first + 1] : '\0';
+  if (c == '#' || (c == '/' && next == '/')) return LineStart::Extra;
+  return c == '/' && next == '*' ? LineStart::BlockComment : LineStart::Code;
+}
+
+}  // namespace
+
 std::size_t longestExtrasRun(std::string_view text) {
   // One look at each line's first characters (and, inside a block comment, for its end):
   // this runs before every parse, so it must cost little beside one.
@@ -426,18 +444,19 @@ std::size_t longestExtrasRun(std::string_view text) {
       inBlockComment = line.find("*/") == std::string_view::npos;
       continue;
     }
-    std::size_t first = 0;
-    while (first < line.size() && (line[first] == ' ' || line[first] == '\t' || line[first] == '\r')) ++first;
-    if (first == line.size()) continue;  // Blank: part of the run around it.
-    char c = line[first];
-    char next = first + 1 < line.size() ? line[first + 1] : '\0';
-    if (c == '#' || (c == '/' && next == '/')) {
-      longest = std::max(longest, ++run);
-    } else if (c == '/' && next == '*') {
-      longest = std::max(longest, ++run);
-      inBlockComment = line.find("*/", first + 2) == std::string_view::npos;
-    } else {
-      run = 0;
+    switch (lineStartOf(line)) {
+      case LineStart::Blank:
+        break;  // Part of the run around it.
+      case LineStart::Extra:
+        longest = std::max(longest, ++run);
+        break;
+      case LineStart::BlockComment:
+        longest = std::max(longest, ++run);
+        inBlockComment = line.find("*/", line.find("/*") + 2) == std::string_view::npos;
+        break;
+      case LineStart::Code:
+        run = 0;
+        break;
     }
   }
   return longest;
@@ -445,47 +464,48 @@ std::size_t longestExtrasRun(std::string_view text) {
 
 namespace {
 
-enum class LineKind { Blank, Extra, Unsure, Code };
-
-// What one line is to a run of extras; a line with a block comment's delimiter is Unsure (a
-// block comment's inner lines are one extra whatever they hold).
-LineKind kindOfLine(std::string_view line) {
-  if (line.find("/*") != std::string_view::npos || line.find("*/") != std::string_view::npos) {
-    return LineKind::Unsure;
-  }
-  std::size_t first = line.find_first_not_of(" \t\r\f\v");
-  if (first == std::string_view::npos) return LineKind::Blank;
-  return line[first] == '#' || line.substr(first).starts_with("//") ? LineKind::Extra : LineKind::Code;
-}
-
 // The run of extra-only lines through the lines overlapping [begin, end] of `text`, walking out
-// from them, capped a little past kMaxExtrasInARow; SIZE_MAX when a block comment is near and
-// only the whole scan (longestExtrasRun) can tell.
+// from them, capped a little past kMaxExtrasInARow; SIZE_MAX when a block comment's delimiter
+// is on the way (its inner lines are one extra whatever they hold: only longestExtrasRun, from
+// the start, can tell).
 std::size_t extrasRunThrough(std::string_view text, std::size_t begin, std::size_t end) {
   constexpr std::size_t kCap = kMaxExtrasInARow + 1;
-  std::size_t first = text.rfind('\n', begin == 0 ? 0 : begin - 1);
+  constexpr std::size_t kUnsure = SIZE_MAX;
+  // Counts one line: 1 to walk on, 0 to stop there, kUnsure to give up.
+  auto count = [](std::string_view line, std::size_t& run, bool insideEdit) -> std::size_t {
+    if (line.find("/*") != std::string_view::npos || line.find("*/") != std::string_view::npos) return kUnsure;
+    switch (lineStartOf(line)) {
+      case LineStart::Extra:
+        ++run;
+        return 1;
+      case LineStart::Code:
+        if (!insideEdit) return 0;
+        run = 0;  // Code inside the edit: the run starts after it.
+        return 1;
+      default:
+        return 1;
+    }
+  };
+  std::size_t first = begin == 0 ? 0 : text.rfind('\n', begin - 1);
   first = first == std::string_view::npos || begin == 0 ? 0 : first + 1;
   std::size_t run = 0;
   // The edited lines and then the lines after them, until code.
   for (std::size_t line = first; line < text.size() && run < kCap;) {
-    std::size_t stop = text.find('\n', line);
-    if (stop == std::string_view::npos) stop = text.size();
-    LineKind kind = kindOfLine(text.substr(line, stop - line));
-    if (kind == LineKind::Unsure) return SIZE_MAX;
-    if (kind == LineKind::Code && line > end) break;
-    if (kind == LineKind::Code) run = 0;  // Code inside the edit: the run starts after it.
-    if (kind == LineKind::Extra) ++run;
+    std::size_t stop = std::min(text.find('\n', line), text.size());
+    std::size_t go = count(text.substr(line, stop - line), run, line <= end);
+    if (go == kUnsure) return kUnsure;
+    if (go == 0) break;
     line = stop + 1;
   }
-  // The lines before them, until code.
-  for (std::size_t stop = first; stop > 0 && run < kCap;) {
-    std::size_t line = text.rfind('\n', stop - 2 < stop ? stop - 2 : 0);
-    line = line == std::string_view::npos || stop < 2 ? 0 : line + 1;
-    LineKind kind = kindOfLine(text.substr(line, stop - 1 - line));
-    if (kind == LineKind::Unsure) return SIZE_MAX;
-    if (kind == LineKind::Code) break;
-    if (kind == LineKind::Extra) ++run;
-    stop = line;
+  // The lines before them, until code: `first` starts the line after each newline met.
+  while (first > 0 && run < kCap) {
+    std::size_t newline = first - 1;  // Ends the line before.
+    std::size_t start = newline == 0 ? 0 : text.rfind('\n', newline - 1);
+    start = start == std::string_view::npos || newline == 0 ? 0 : start + 1;
+    std::size_t go = count(text.substr(start, newline - start), run, false);
+    if (go == kUnsure) return kUnsure;
+    if (go == 0) break;
+    first = start;
   }
   return run;
 }
