@@ -49,17 +49,29 @@ constexpr std::uint64_t kLoadTerm = 0x10AD;
 constexpr std::uint64_t kOperationTerm = 0x0B;
 
 constexpr int kMaxDepth = 48;
+static_assert(kMaxDepth == 48, "ThreadEvaluator::kMaxEvaluationDepth must agree");
+
+// Which of a thread's coordinates a special register reads (ThreadEvaluator's kReads* bits:
+// %tid.x, %tid.y, %tid.z, the CTA): %laneid and %warpid read the whole index; the block's and
+// grid's shapes read none; anything else is taken to read everything.
+std::uint8_t coordinatesReadBy(std::string_view name) {
+  if (name == "%tid.x") return 1;
+  if (name == "%tid.y") return 2;
+  if (name == "%tid.z") return 4;
+  if (name == "%laneid" || name == "%warpid") return 7;
+  if (name.starts_with("%ntid") || name.starts_with("%nctaid") || name.starts_with("%cluster_nctaid") ||
+      name == "%cluster_nctarank" || name == "WARP_SZ") {
+    return 0;
+  }
+  return 15;
+}
 
 }  // namespace
 
 ThreadEvaluator::ThreadEvaluator(std::string_view text, const Module& module, FunctionFlow& flow,
                                  const LaunchShape& launch, Divergence& divergence)
     : text_(text), module_(module), flow_(flow), launch_(launch), divergence_(divergence) {
-  memoStamp_.assign(flow_.definitions().size(), 0);
-  memo_.assign(flow_.definitions().size(), std::nullopt);
-  memoReadsThread_.assign(flow_.definitions().size(), 0);
-  uniformStamp_.assign(flow_.definitions().size(), 0);
-  uniformMemo_.assign(flow_.definitions().size(), std::nullopt);
+  memo_.resize(flow_.definitions().size());
   const FunctionInfo& function = module_.functions[flow_.functionIndex()];
   firstInstruction_ = function.firstInstruction;
   reads_.resize(function.instructionCount);
@@ -80,8 +92,17 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateAddress(std::uint32_t inst
                                                               const ThreadCoordinates& thread, std::uint64_t seed) {
   if (address.shape != OperandShape::Address) return std::nullopt;
   std::uint64_t value = 0;
-  if (auto base = flow_.baseRegisterOf(address)) {
-    auto baseValue = evaluateOperand(instruction, *base, thread, seed, 0);
+  SitePlan* plan = sitePlan(instruction);
+  if (plan != nullptr && (!plan->baseResolved || plan->baseOf != address.range.begin)) {
+    plan->baseResolved = true;
+    plan->baseOf = address.range.begin;
+    plan->baseOperand = flow_.baseRegisterOf(address);
+    plan->base = plan->baseOperand ? rebuiltRead(instruction, *plan->baseOperand) : nullptr;
+  }
+  std::optional<InstructionOperand> base = plan != nullptr ? plan->baseOperand : flow_.baseRegisterOf(address);
+  if (base) {
+    auto baseValue = plan != nullptr && plan->base != nullptr ? evaluateRead(instruction, *plan->base, thread, seed, 0)
+                                                              : evaluateOperand(instruction, *base, thread, seed, 0);
     if (!baseValue) return std::nullopt;
     value = *baseValue;
   } else if (address.symbol != kNoSymbol) {
@@ -138,9 +159,12 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateOperand(std::uint32_t inst
       if (!value) return std::nullopt;
       return (*value & 1) ^ 1;
     }
-    case OperandShape::SpecialRegister:
+    case OperandShape::SpecialRegister: {
+      std::string_view name = textOf(operand.range);
       readsThread_ = true;
-      return evaluateSpecialRegister(textOf(operand.range), thread);
+      coordinatesRead_ |= coordinatesReadBy(name);
+      return evaluateSpecialRegister(name, thread);
+    }
     case OperandShape::Symbol:
     case OperandShape::IntegerLiteral:
     case OperandShape::Expression: {
@@ -236,6 +260,7 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateReaching(std::uint32_t ins
     if (ambiguous || !carried) return std::nullopt;
     if (iteration_ >= 1) {
       readsThread_ = true;  // The thread's own previous iteration.
+      coordinatesRead_ |= kReadsAll;
       auto it = carried_.find(*carried);
       return it == carried_.end() ? std::nullopt : it->second;
     }
@@ -283,25 +308,29 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateDefinition(std::uint32_t d
   using Operation = IntegerOperation;
   if (depth > kMaxDepth) return std::nullopt;
   useContext(thread, seed);
-  if (memoStamp_[definition] == stamp_) {
-    readsThread_ = readsThread_ || memoReadsThread_[definition] != 0;
-    return memo_[definition];
+  if (const MemoEntry& entry = memo_[definition]; memoHolds(entry)) {
+    readsThread_ = readsThread_ || entry.readsThread;
+    coordinatesRead_ |= entry.reads;
+    return entry.known ? std::optional<std::uint64_t>(entry.value) : std::nullopt;
   }
-  if (uniformStamp_[definition] == uniformContext_) return uniformMemo_[definition];
-  // Whether this definition reads a thread coordinate, apart from what the caller read.
+  // Whether (and which of) the thread's coordinates this definition reads, apart from what
+  // the caller read.
   const bool callerReadsThread = readsThread_;
+  const std::uint8_t callerReads = coordinatesRead_;
   readsThread_ = false;
+  coordinatesRead_ = 0;
   const Definition& def = flow_.definitions()[definition];
   const InstructionSite& site = module_.instructions[def.instruction];
   auto finish = [&](std::optional<std::uint64_t> value) {
-    memoStamp_[definition] = stamp_;
-    memo_[definition] = value;
-    memoReadsThread_[definition] = readsThread_ ? 1 : 0;
-    if (!readsThread_) {
-      uniformStamp_[definition] = uniformContext_;
-      uniformMemo_[definition] = value;
-    }
+    MemoEntry& entry = memo_[definition];
+    entry.mode = uniformContext_;
+    entry.thread = currentThread_;
+    entry.known = value.has_value();
+    entry.value = value.value_or(0);
+    entry.readsThread = readsThread_;
+    entry.reads = coordinatesRead_;
     readsThread_ = readsThread_ || callerReadsThread;
+    coordinatesRead_ |= callerReads;
     return value;
   };
   if (site.isCall || def.operand != site.firstOperand) return finish(std::nullopt);
@@ -311,8 +340,12 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateDefinition(std::uint32_t d
   if (op.type.isFloat()) return finish(std::nullopt);
   unsigned bits = op.type.width();
   // A guarded definition keeps the old value when its guard fails.
-  if (auto guard = flow_.guardRegisterOf(site)) {
-    auto holds = evaluateOperand(def.instruction, *guard, thread, seed, depth + 1);
+  SitePlan* plan = site.isGuarded() ? guardPlan(def.instruction) : nullptr;
+  std::optional<InstructionOperand> unplanned = plan == nullptr ? flow_.guardRegisterOf(site) : std::nullopt;
+  if (const std::optional<InstructionOperand>& guard = plan != nullptr ? plan->guardOperand : unplanned) {
+    auto holds = plan != nullptr && plan->guard != nullptr
+                     ? evaluateRead(def.instruction, *plan->guard, thread, seed, depth + 1)
+                     : evaluateOperand(def.instruction, *guard, thread, seed, depth + 1);
     if (!holds) return finish(std::nullopt);
     bool executes = ((*holds & 1) != 0) != site.guardNegated;
     if (!executes) return finish(evaluateRegister(def.instruction, def.reg, thread, seed, depth + 1));
@@ -391,13 +424,52 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateDefinition(std::uint32_t d
   }
 }
 
+ThreadEvaluator::SitePlan* ThreadEvaluator::sitePlan(std::uint32_t instruction) {
+  if (instruction < firstInstruction_ || instruction - firstInstruction_ >= reads_.size()) return nullptr;
+  if (sitePlanIndex_.empty()) sitePlanIndex_.assign(reads_.size(), 0);
+  std::uint32_t& slot = sitePlanIndex_[instruction - firstInstruction_];
+  if (slot == 0) {
+    sitePlans_.emplace_back();
+    slot = static_cast<std::uint32_t>(sitePlans_.size());
+  }
+  return &sitePlans_[slot - 1];
+}
+
+ThreadEvaluator::SitePlan* ThreadEvaluator::guardPlan(std::uint32_t instruction) {
+  SitePlan* plan = sitePlan(instruction);
+  if (plan == nullptr || plan->guardResolved) return plan;
+  plan->guardResolved = true;
+  plan->guardOperand = flow_.guardRegisterOf(module_.instructions[instruction]);
+  plan->guarded = plan->guardOperand.has_value();
+  if (plan->guarded) {
+    plan->guard = rebuiltRead(instruction, *plan->guardOperand);
+    plan->guardDivergence = divergence_.ofRead(instruction, *plan->guardOperand);
+  }
+  return plan;
+}
+
 void ThreadEvaluator::useContext(const ThreadCoordinates& thread, std::uint64_t seed) {
-  bool sameContext = memoSeed_ == seed && memoThread_.tid == thread.tid && memoThread_.ctaid == thread.ctaid;
-  if (sameContext) return;
+  bool sameContext = memoSeed_ == seed && contextThread_.tid[0] == thread.tid[0] &&
+                     contextThread_.tid[1] == thread.tid[1] && contextThread_.tid[2] == thread.tid[2] &&
+                     contextThread_.ctaid[0] == thread.ctaid[0] && contextThread_.ctaid[1] == thread.ctaid[1] &&
+                     contextThread_.ctaid[2] == thread.ctaid[2];
+  if (sameContext && !threadsSeen_.empty()) return;
   ++stamp_;
   if (memoSeed_ != seed) ++uniformContext_;
   memoSeed_ = seed;
-  memoThread_ = thread;
+  contextThread_ = thread;
+  std::uint64_t key = 0;
+  for (std::uint32_t c : {thread.tid[0], thread.tid[1], thread.tid[2], thread.ctaid[0], thread.ctaid[1], thread.ctaid[2]}) {
+    key = mix(key ^ c);
+  }
+  auto [it, added] = threadIds_.try_emplace(key, static_cast<std::uint32_t>(threadsSeen_.size()));
+  // A key of another thread (a collision) is replaced: only equal coordinates share an id.
+  if (!added && (threadsSeen_[it->second].tid != thread.tid || threadsSeen_[it->second].ctaid != thread.ctaid)) {
+    it->second = static_cast<std::uint32_t>(threadsSeen_.size());
+    added = true;
+  }
+  if (added) threadsSeen_.push_back(thread);
+  currentThread_ = it->second;
 }
 
 std::optional<std::uint64_t> ThreadEvaluator::evaluateLoad(const Definition& def, const ThreadCoordinates& thread,
@@ -417,6 +489,7 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateLoad(const Definition& def
   // (each CTA has its own shared memory, and global memory changes under the grid).
   if (!param && !facts.has(Modifier::Const)) {
     readsThread_ = true;
+    coordinatesRead_ |= kReadsCta;
     identity ^= mix((std::uint64_t{thread.ctaid[0]} << 40) ^ (std::uint64_t{thread.ctaid[1]} << 20) ^ thread.ctaid[2]);
   }
   if (param && address.offset.end > address.offset.begin) identity ^= mix(address.offset.end);

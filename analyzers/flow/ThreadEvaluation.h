@@ -17,6 +17,7 @@
 #pragma once
 
 #include <array>
+#include <deque>
 #include <cstdint>
 #include <forward_list>
 #include <optional>
@@ -152,27 +153,53 @@ class ThreadEvaluator {
   void useContext(const ThreadCoordinates& thread, std::uint64_t seed);
   std::unordered_map<std::uint32_t, std::array<std::vector<bool>, 2>> edgeReach_;
   std::vector<std::int8_t> splits_;  // Per block: conditionSplitsThreads, -1 until asked.
-  // Memo of evaluations for the current (thread, seed), with whether each read the thread's
-  // coordinates (its own, or through a definition it used).
-  std::vector<std::uint32_t> memoStamp_;
-  std::vector<std::optional<std::uint64_t>> memo_;
-  std::vector<std::uint8_t> memoReadsThread_;
-  std::uint32_t stamp_ = 1;
-  // Memo of the evaluations that read no thread coordinate (a parameter, a pointer converted
-  // to the global window, a loop bound): the same for every thread under one seed, so they
-  // survive a change of thread. Cleared with the seed and with any change of mode.
-  std::vector<std::uint32_t> uniformStamp_;
-  std::vector<std::optional<std::uint64_t>> uniformMemo_;
-  std::uint32_t uniformContext_ = 1;
+  // Memo of evaluations, one entry per definition: the value, whether it read the thread's
+  // coordinates (its own, or through a definition it used), which of them it read, and the
+  // thread and mode (seed, iteration) it was computed for. An entry holds for another thread
+  // that agrees on the coordinates it read: a value that reads none (a parameter, a pointer
+  // converted to the global window, a loop bound) for every thread under one seed, a value of
+  // %tid.x alone for the threads of one column, a value of %tid alone for the same thread of two
+  // CTAs (the race rules order their threads so that such threads come one after the other).
+  // One record per definition, so that the check reads one cache line.
+  struct MemoEntry {
+    std::uint32_t mode = 0;    // uniformContext_ when computed; 0: never.
+    std::uint32_t thread = 0;  // Into threadsSeen_.
+    std::uint64_t value = 0;
+    bool known = false;
+    bool readsThread = false;
+    std::uint8_t reads = 0;  // kReads* bits.
+  };
+  std::vector<MemoEntry> memo_;
+  std::uint32_t stamp_ = 1;  // The current (thread, seed, mode), for blockReach_.
+  // What an evaluation read of the thread: bits for %tid.x, %tid.y, %tid.z, and for anything
+  // that differs between CTAs (%ctaid and what derives from it, a word loaded from memory other
+  // than parameters and constant banks), all four for a value carried from the thread's
+  // previous iteration.
+  static constexpr std::uint8_t kReadsTidX = 1, kReadsTidY = 2, kReadsTidZ = 4, kReadsCta = 8, kReadsAll = 15;
+  std::uint8_t coordinatesRead_ = 0;
+  // The threads evaluated so far, numbered (few: the race rules' and the branch search's sets).
+  std::vector<ThreadCoordinates> threadsSeen_;
+  std::unordered_map<std::uint64_t, std::uint32_t> threadIds_;
+  std::uint32_t currentThread_ = 0;
+  std::uint32_t uniformContext_ = 1;  // Changes with the seed and with any change of mode.
+  bool memoHolds(const MemoEntry& entry) const {
+    if (entry.mode != uniformContext_) return false;
+    if (entry.thread == currentThread_ || entry.reads == 0) return true;
+    const ThreadCoordinates& a = threadsSeen_[entry.thread];
+    const ThreadCoordinates& b = threadsSeen_[currentThread_];
+    std::uint8_t reads = entry.reads;
+    return ((reads & kReadsTidX) == 0 || a.tid[0] == b.tid[0]) && ((reads & kReadsTidY) == 0 || a.tid[1] == b.tid[1]) &&
+           ((reads & kReadsTidZ) == 0 || a.tid[2] == b.tid[2]) && ((reads & kReadsCta) == 0 || a.ctaid == b.ctaid);
+  }
   // Set while evaluating when a thread coordinate is read (a special register, a load whose
   // word differs by CTA, a value carried from the thread's previous iteration).
   bool readsThread_ = false;
-  // A new mode of evaluation (first iteration, an iteration of a loop): both memos start over.
+  // A new mode of evaluation (first iteration, an iteration of a loop): the memos start over.
   void newContext() {
     ++stamp_;
     ++uniformContext_;
   }
-  ThreadCoordinates memoThread_{};
+  ThreadCoordinates contextThread_{};
   std::uint64_t memoSeed_ = 0;
   std::unordered_map<std::uint64_t, std::pair<RegisterKey, std::vector<std::uint32_t>>> reaching_;
   // Per instruction of the function (from its first), per operand: operandRead's answers.
@@ -184,6 +211,32 @@ class ThreadEvaluator {
   // which per instruction of every function of a 50 MB module was 600 MB).
   std::vector<std::forward_list<std::pair<std::uint32_t, OperandRead>>> rebuiltReads_;
   OperandRead* rebuiltRead(std::uint32_t instruction, const InstructionOperand& operand);
+  // An instruction's guard register and its address's base register, found in their text and
+  // resolved once (executes() and evaluateAddress() ask about them for every thread). Kept for
+  // the instructions asked about only: an index per instruction into a deque of plans.
+  struct SitePlan {
+    bool guardResolved = false;
+    bool guarded = false;
+    OperandRead* guard = nullptr;  // Null when the instruction is outside the function.
+    std::optional<InstructionOperand> guardOperand;
+    std::uint8_t guardDivergence = 0;
+    bool baseResolved = false;
+    std::uint32_t baseOf = 0;  // The address operand (its start) the base below belongs to.
+    std::optional<InstructionOperand> baseOperand;
+    OperandRead* base = nullptr;
+  };
+  SitePlan* sitePlan(std::uint32_t instruction);
+  SitePlan* guardPlan(std::uint32_t instruction);
+  std::vector<std::uint32_t> sitePlanIndex_;  // Per instruction: 1 + index into sitePlans_, 0 for none.
+  std::deque<SitePlan> sitePlans_;
+  // The value a register read resolved by operandRead/rebuiltRead holds for the thread.
+  std::optional<std::uint64_t> evaluateRead(std::uint32_t instruction, const OperandRead& read,
+                                            const ThreadCoordinates& thread, std::uint64_t seed, int depth) {
+    if (depth > kMaxEvaluationDepth) return std::nullopt;
+    if (!read.reg) return std::nullopt;
+    return evaluateReaching(instruction, *read.reg, read.reaching, thread, seed, depth);
+  }
+  static constexpr int kMaxEvaluationDepth = 48;
   std::uint32_t firstInstruction_ = 0;
   bool firstIteration_ = false;  // Loop-carried values read as their value on entry.
   // Set while evaluating in an iteration of one loop (forIterations).

@@ -84,9 +84,11 @@ std::optional<bool> ThreadEvaluator::branchTaken(std::uint32_t block, const Thre
   const BasicBlock& branch = flow_.blocks()[block];
   std::uint32_t index = branch.end - 1;
   const InstructionSite& last = module_.instructions[index];
-  auto guard = flow_.guardRegisterOf(last);
+  SitePlan* plan = guardPlan(index);
+  std::optional<InstructionOperand> guard = plan != nullptr ? plan->guardOperand : flow_.guardRegisterOf(last);
   if (!guard) return std::nullopt;
-  auto value = evaluateOperand(index, *guard, thread, seed, 0);
+  auto value = plan != nullptr && plan->guard != nullptr ? evaluateRead(index, *plan->guard, thread, seed, 0)
+                                                          : evaluateOperand(index, *guard, thread, seed, 0);
   if (!value) return std::nullopt;
   bool holds = (*value & 1) != 0;
   return last.guardNegated ? !holds : holds;
@@ -117,9 +119,14 @@ std::optional<bool> ThreadEvaluator::executes(std::uint32_t instruction, const T
   if (!reach.reached) return std::nullopt;
   if (!*reach.reached) return false;
   const InstructionSite& site = module_.instructions[instruction];
-  if (auto guard = flow_.guardRegisterOf(site)) {
-    if ((divergence_.ofRead(instruction, *guard) & divergence) != 0) {
-      auto value = evaluateOperand(instruction, *guard, thread, seed, 0);
+  if (!site.isGuarded()) return true;
+  SitePlan* plan = guardPlan(instruction);
+  std::optional<InstructionOperand> guard = plan != nullptr ? plan->guardOperand : flow_.guardRegisterOf(site);
+  if (guard) {
+    std::uint8_t guardDivergence = plan != nullptr ? plan->guardDivergence : divergence_.ofRead(instruction, *guard);
+    if ((guardDivergence & divergence) != 0) {
+      auto value = plan != nullptr && plan->guard != nullptr ? evaluateRead(instruction, *plan->guard, thread, seed, 0)
+                                                              : evaluateOperand(instruction, *guard, thread, seed, 0);
       if (!value) return std::nullopt;
       bool holds = (*value & 1) != 0;
       if (site.guardNegated ? holds : !holds) return false;

@@ -1,6 +1,8 @@
 #include "races/RaceSearch.h"
 
 #include <algorithm>
+#include <array>
+#include <tuple>
 #include <unordered_map>
 
 #include "alignment/AddressAlignment.h"
@@ -403,8 +405,20 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
   for (Table& table : tables) {
     table.address.assign(std::size(kSeeds), std::vector<std::optional<std::uint64_t>>(threads.size()));
   }
+  // The threads are evaluated column by column: those that share %tid.x one after the other,
+  // then the same thread of the other CTA next to each other, so that the evaluator's memo of a
+  // value that reads only some coordinates serves the threads that agree on them. The order
+  // decides nothing else: each address is a function of its thread and seed.
+  const std::size_t perCta = space == Space::Shared ? threads.size() : threads.size() / 2;
+  std::vector<std::uint32_t> evaluationOrder(threads.size());
+  for (std::uint32_t t = 0; t < threads.size(); ++t) evaluationOrder[t] = t;
+  std::stable_sort(evaluationOrder.begin(), evaluationOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const flow::ThreadCoordinates& p = threads[a];
+    const flow::ThreadCoordinates& q = threads[b];
+    return std::tie(p.tid[0], p.tid[2], p.tid[1]) < std::tie(q.tid[0], q.tid[2], q.tid[1]);
+  });
   auto fill = [&](const std::vector<std::size_t>& which, std::size_t s) {
-    for (std::size_t t = 0; t < threads.size(); ++t) {
+    for (std::uint32_t t : evaluationOrder) {
       for (std::size_t a : which) {
         Table& table = tables[a];
         if (!table.known) continue;
@@ -486,14 +500,27 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
   // The bytes each access touches over all threads under the first seed: a pair whose spans
   // are disjoint has no colliding threads, whatever the pairing (most pairs of a large kernel:
   // two arrays, or two CTAs' slices of one).
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> spans(accesses.size(), {UINT64_MAX, 0});
+  // Across CTAs (global memory), a thread of one CTA meets one of the other: the spans are
+  // kept per CTA, and a pair needs one CTA's span of the first to meet the other's of the
+  // second (a kernel whose CTAs work on tiles of their own has disjoint spans per CTA).
+  using Span = std::pair<std::uint64_t, std::uint64_t>;
+  std::vector<Span> spans(accesses.size(), {UINT64_MAX, 0});
+  std::vector<std::array<Span, 2>> ctaSpans(space == Space::Global ? accesses.size() : 0,
+                                            {Span{UINT64_MAX, 0}, Span{UINT64_MAX, 0}});
   for (std::size_t a = 0; a < accesses.size(); ++a) {
-    for (const auto& address : tables[a].address[0]) {
+    for (std::size_t t = 0; t < threads.size(); ++t) {
+      const auto& address = tables[a].address[0][t];
       if (!address) continue;
       spans[a].first = std::min(spans[a].first, *address);
       spans[a].second = std::max(spans[a].second, *address + accesses[a].size);
+      if (space == Space::Global) {
+        Span& span = ctaSpans[a][t < perCta ? 0 : 1];
+        span.first = std::min(span.first, *address);
+        span.second = std::max(span.second, *address + accesses[a].size);
+      }
     }
   }
+  auto meet = [](const Span& x, const Span& y) { return x.first < y.second && y.first < x.second; };
   StoredValues storedValues(model, context.module, accesses, threads.size());
   std::vector<std::vector<std::pair<std::uint64_t, std::uint32_t>>> sortedAddresses(accesses.size());
   std::vector<bool> sortedBuilt(accesses.size(), false);
@@ -504,7 +531,10 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
       const Access& first = accesses[a];
       const Access& second = accesses[b];
       if (!first.writes && !second.writes) continue;
-      if (!(spans[a].first < spans[b].second && spans[b].first < spans[a].second)) continue;
+      if (!meet(spans[a], spans[b])) continue;
+      if (space == Space::Global && !meet(ctaSpans[a][0], ctaSpans[b][1]) && !meet(ctaSpans[a][1], ctaSpans[b][0])) {
+        continue;
+      }
       bool synchronizing = (first.strong || first.atomic) && (second.strong || second.atomic);
       if (pairs == Pairs::NarrowScope) {
         if (!synchronizing || (!first.ctaScope && !second.ctaScope)) continue;
@@ -610,7 +640,6 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
       if (space == Space::Global) {
         // Across CTAs, only the same thread of two CTAs pairs (below): threadsOf lists the two
         // CTAs one after the other, so t1's one partner is half the list away.
-        const std::size_t perCta = threads.size() / 2;
         for (std::uint32_t t1 = 0; t1 < threads.size() && !found && tables[a].known && tables[b].known; ++t1) {
           auto x = tables[a].address[0][t1];
           auto t2 = static_cast<std::uint32_t>(t1 < perCta ? t1 + perCta : t1 - perCta);
