@@ -49,6 +49,14 @@ struct LintOptions {
   // its next incremental reparse, which a tree joined from pieces cannot be (tree-sitter's
   // reparse of it drops every piece after the first).
   bool parseInPieces = true;
+  // The caller reads only the diagnostics (ptxlint): a text larger than groupedAboveBytes is
+  // then linted a group of functions at a time, each group parsed with every other body left
+  // out, so that memory holds a few groups' trees and models rather than the whole text's.
+  // The diagnostics are those of the whole lint (tests/analyzers/grouped_lint_test.cpp); the
+  // result has no tree and no module.
+  bool diagnosticsOnly = false;
+  std::size_t groupedAboveBytes = std::size_t{8} << 20;
+  std::size_t groupBytes = std::size_t{2} << 20;  // Body bytes per group, about.
 };
 
 struct LintResult {

@@ -607,6 +607,7 @@ FileReport lintOne(const Input& input, const Options& settings, OptionsForFiles&
   std::string key = cache != nullptr ? cache->settingsKey(options) : std::string();
   std::optional<std::vector<Diagnostic>> diagnostics = cache != nullptr ? cache->load(key, text) : std::nullopt;
   if (!diagnostics) {
+    options.diagnosticsOnly = true;  // Only the diagnostics are read: a big text is linted in groups of functions.
     diagnostics = lintText(text, options).diagnostics;
     if (cache != nullptr) cache->store(key, text, *diagnostics);
   }

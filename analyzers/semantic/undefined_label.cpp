@@ -32,18 +32,31 @@ void checkUndefinedLabel(const RuleContext& context) {
     }
     std::string_view name = context.textOf(reference.range);
     std::string message = "branch to undefined label '" + std::string(name) + "'";
+    // Suggestions come from the branch's own function: a label of another function is never
+    // a target (and what the finding says must not depend on other functions' bodies, which
+    // incremental re-analysis does not look at).
+    const Module& module = context.module;
+    ScopeId scope = innermostScopeAt(module, reference.range.begin);
     std::vector<std::string_view> labels;
-    for (const Symbol& symbol : context.module.symbols) {
-      if (symbol.kind == SymbolKind::Label) labels.push_back(symbol.name);
+    for (const FunctionInfo& info : module.functions) {
+      if (info.bodyScope == kNoScope) continue;
+      ByteRange function = module.scopes[info.bodyScope].range;
+      if (reference.range.begin < function.begin || reference.range.begin >= function.end) continue;
+      for (const Symbol& symbol : module.symbols) {
+        if (symbol.kind == SymbolKind::Label && symbol.nameRange.begin >= function.begin &&
+            symbol.nameRange.end <= function.end) {
+          labels.push_back(symbol.name);
+        }
+      }
+      break;
     }
     std::string_view suggestion = closestMatch(name, labels);
     if (!suggestion.empty()) message += "; did you mean '" + std::string(suggestion) + "'?";
     context.report("SEM003", reference.range, std::move(message));
     if (suggestion.empty()) continue;
-    ScopeId scope = innermostScopeAt(context.module, reference.range.begin);
-    for (const Symbol& symbol : context.module.symbols) {
+    for (const Symbol& symbol : module.symbols) {
       if (symbol.kind != SymbolKind::Label || symbol.name != suggestion) continue;
-      if (!scopeEncloses(context.module, symbol.scope, scope)) continue;
+      if (!scopeEncloses(module, symbol.scope, scope)) continue;
       context.attachFix(concat({"Change to '", symbol.name, "'"}), {{reference.range, symbol.name}}, /*isPreferred=*/true);
       break;
     }

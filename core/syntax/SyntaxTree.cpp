@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "isa/InstructionFacts.h"
+#include "syntax/FunctionBodies.h"
 #include "tree-sitter-ptx.h"
 #include "support/ParallelFor.h"
 
@@ -524,6 +525,37 @@ SyntaxTree parseSyntax(std::string_view text, const ParseOptions& options) {
   if (longestExtrasRun(text) > kMaxExtrasInARow) return SyntaxTree::refusedForExtras();
   SyntaxTree result;
   TSTree* tree = runParser(nullptr, text, options);
+  result.complete_ = tree != nullptr;
+  if (tree == nullptr) tree = emptyTree();
+  result.tree_.reset(tree, SyntaxTree::Deleter{});
+  return result;
+}
+
+SyntaxTree parseSyntaxExcluding(std::string_view text, std::span<const BodyInterior> excluded,
+                                const ParseOptions& options) {
+  if (excluded.empty()) return parseSyntax(text, options);
+  if (longestExtrasRun(text) > kMaxExtrasInARow) return SyntaxTree::refusedForExtras();
+  // The ranges between the left-out interiors (an empty interior leaves nothing out).
+  std::vector<TSRange> included;
+  TSRange range{{0, 0}, {0, 0}, 0, 0};
+  for (const BodyInterior& body : excluded) {
+    if (body.end <= body.begin) continue;
+    range.end_byte = body.begin;
+    range.end_point = body.beginPoint;
+    included.push_back(range);
+    range.start_byte = body.end;
+    range.start_point = body.endPoint;
+  }
+  range.end_byte = UINT32_MAX;
+  range.end_point = {UINT32_MAX, UINT32_MAX};
+  included.push_back(range);
+  TSParser* parser = threadParser();
+  SyntaxTree result;
+  TSTree* tree = nullptr;
+  if (ts_parser_set_included_ranges(parser, included.data(), static_cast<std::uint32_t>(included.size()))) {
+    tree = runParser(nullptr, text, options);
+  }
+  ts_parser_set_included_ranges(parser, nullptr, 0);
   result.complete_ = tree != nullptr;
   if (tree == nullptr) tree = emptyTree();
   result.tree_.reset(tree, SyntaxTree::Deleter{});

@@ -62,6 +62,8 @@ class SyntaxTree {
   friend SyntaxTree parseSyntax(std::string_view text, const ParseOptions& options);
   friend SyntaxTree parseSyntaxChunked(std::string_view text, const ParseOptions& options, unsigned threads,
                                        std::size_t pieceBytes);
+  friend SyntaxTree parseSyntaxExcluding(std::string_view text, std::span<const struct BodyInterior> excluded,
+                                         const ParseOptions& options);
   friend SyntaxTree reparseSyntax(const SyntaxTree& old, std::string_view newText,
                                   std::span<const SyntaxEdit> edits, const ParseOptions& options);
 
@@ -102,6 +104,13 @@ SyntaxTree parseSyntaxChunked(std::string_view text, const ParseOptions& options
 // Where parseSyntaxChunked would cut `text` into pieces of about `pieceBytes` (ascending
 // offsets of line starts; empty when it would not cut). Exposed for tests and benchmarks.
 std::vector<std::uint32_t> moduleItemCuts(std::string_view text, std::size_t pieceBytes);
+
+// Parses `text` without the bytes of `excluded` (ascending, disjoint function-body interiors,
+// functionBodyInteriors): the tree of the text those bodies left empty, at the text's own
+// offsets. Incomplete (like a stopped parse) when the text holds a run of comment lines too long
+// for the runtime (kMaxExtrasInARow).
+SyntaxTree parseSyntaxExcluding(std::string_view text, std::span<const struct BodyInterior> excluded,
+                                const ParseOptions& options = {});
 
 // Reparses `newText` reusing the unchanged parts of `old`. `edit` turns the old text into
 // `newText`. `old` itself is left untouched.
