@@ -208,8 +208,12 @@ std::vector<ByteRange> functionItemsOf(const SyntaxTree& tree) {
 }
 
 std::optional<LintResult> lintInGroups(std::string_view text, const LintOptions& options, unsigned threads) {
-  std::vector<BodyInterior> bodies = functionBodyInteriors(text);
+  BracedInteriors braced = bracedInteriors(text);
+  const std::vector<BodyInterior>& bodies = braced.bodies;
   if (bodies.size() < 2) return std::nullopt;
+  // Groups leave the debug sections out too: no function reads them.
+  std::size_t sectionBytes = 0;
+  for (const BodyInterior& section : braced.sections) sectionBytes += section.end - section.begin;
   // Groups of consecutive bodies of about groupBytes each: group g is bodies [firstOf[g], firstOf[g + 1]).
   std::vector<std::size_t> firstOf{0};
   std::size_t bodyBytes = 0, groupFill = 0;
@@ -226,7 +230,7 @@ std::optional<LintResult> lintInGroups(std::string_view text, const LintOptions&
   firstOf.push_back(bodies.size());
   // Every group parses the skeleton again: worth it only while that stays a small part of the
   // text (a -G file's debug sections are a third to a half of it, outside every body).
-  std::size_t skeletonBytes = text.size() - bodyBytes;
+  std::size_t skeletonBytes = text.size() - bodyBytes - sectionBytes;
   if (groups < 2 || skeletonBytes * groups > text.size() / 2) return std::nullopt;
 
   SyntaxTree skeleton = parseSyntaxExcluding(text, bodies, options.parse);
@@ -261,6 +265,8 @@ std::optional<LintResult> lintInGroups(std::string_view text, const LintOptions&
     std::size_t g = task - 1;
     std::vector<BodyInterior> others(bodies.begin(), bodies.begin() + static_cast<std::ptrdiff_t>(firstOf[g]));
     others.insert(others.end(), bodies.begin() + static_cast<std::ptrdiff_t>(firstOf[g + 1]), bodies.end());
+    others.insert(others.end(), braced.sections.begin(), braced.sections.end());
+    std::sort(others.begin(), others.end(), [](const BodyInterior& a, const BodyInterior& b) { return a.begin < b.begin; });
     SyntaxTree tree = parseSyntaxExcluding(text, others, options.parse);
     if (!tree.isComplete() || ts_node_has_error(tree.root())) {
       failed = true;  // A body with a syntax error: the whole parse decides how it recovers.

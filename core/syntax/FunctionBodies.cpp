@@ -24,8 +24,10 @@ bool directiveAt(std::string_view text, std::size_t at, std::string_view word) {
 
 }  // namespace
 
-std::vector<BodyInterior> functionBodyInteriors(std::string_view text) {
-  std::vector<BodyInterior> bodies;
+std::vector<BodyInterior> functionBodyInteriors(std::string_view text) { return bracedInteriors(text).bodies; }
+
+BracedInteriors bracedInteriors(std::string_view text) {
+  BracedInteriors found;
   if (text.size() >= UINT32_MAX) return {};
   static constexpr auto kSpecial = [] {
     std::array<bool, 256> special{};
@@ -37,8 +39,9 @@ std::vector<BodyInterior> functionBodyInteriors(std::string_view text) {
   std::size_t lineStart = 0;
   long depth = 0;
   bool functionItem = false;  // At depth 0: the current item named .entry or .func...
+  bool sectionItem = false;   // ...or .section...
   bool initializer = false;   // ...or has an '=' (its braces hold values).
-  bool inBody = false;
+  bool inBody = false, inSection = false;
   BodyInterior open;
   auto pointOf = [&](std::size_t offset) {
     return TSPoint{row, static_cast<std::uint32_t>(offset - lineStart)};
@@ -85,17 +88,19 @@ std::vector<BodyInterior> functionBodyInteriors(std::string_view text) {
       case '.':
         if (depth == 0 && (directiveAt(text, i - 1, ".entry") || directiveAt(text, i - 1, ".func"))) {
           functionItem = true;
+        } else if (depth == 0 && directiveAt(text, i - 1, ".section")) {
+          sectionItem = true;
         }
         break;
       case '=':
         if (depth == 0) initializer = true;
         break;
       case ';':
-        if (depth == 0) functionItem = initializer = false;
+        if (depth == 0) functionItem = sectionItem = initializer = false;
         break;
       case '{':
-        if (depth == 0 && functionItem && !initializer) {
-          inBody = true;
+        if (depth == 0 && (functionItem != sectionItem) && !initializer) {
+          (functionItem ? inBody : inSection) = true;
           open.begin = static_cast<std::uint32_t>(i);
           open.beginPoint = pointOf(i);
         }
@@ -104,12 +109,12 @@ std::vector<BodyInterior> functionBodyInteriors(std::string_view text) {
       case '}':
         if (--depth < 0) return {};
         if (depth == 0) {
-          if (inBody) {
+          if (inBody || inSection) {
             open.end = static_cast<std::uint32_t>(i - 1);
             open.endPoint = pointOf(i - 1);
-            bodies.push_back(open);
+            (inBody ? found.bodies : found.sections).push_back(open);
           }
-          inBody = functionItem = initializer = false;
+          inBody = inSection = functionItem = sectionItem = initializer = false;
         }
         break;
       default:
@@ -117,7 +122,7 @@ std::vector<BodyInterior> functionBodyInteriors(std::string_view text) {
     }
   }
   if (depth != 0) return {};
-  return bodies;
+  return found;
 }
 
 bool functionBodiesMatch(const SyntaxTree& tree, std::span<const BodyInterior> bodies) {

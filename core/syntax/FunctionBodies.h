@@ -28,6 +28,14 @@ struct BodyInterior {
 // text, not a parse: callers check it against the tree they get (functionBodiesMatch).
 std::vector<BodyInterior> functionBodyInteriors(std::string_view text);
 
+// The same reading, for both kinds of braced module items: function bodies and the contents
+// of `.section` directives (a -G file's debug data, a third to a half of its bytes), in order.
+struct BracedInteriors {
+  std::vector<BodyInterior> bodies;
+  std::vector<BodyInterior> sections;
+};
+BracedInteriors bracedInteriors(std::string_view text);
+
 class SyntaxTree;
 
 // Whether `bodies` are exactly the interiors of the bodies of `tree`'s function definitions
