@@ -330,7 +330,14 @@ void applyRuleSettings(std::vector<Diagnostic>& diagnostics, const LintOptions& 
   });
 }
 
-LintResult lintText(std::string_view text, const LintOptions& options) {
+LintResult lintText(std::string_view text, const LintOptions& given) {
+  // A result that keeps no tree is never reparsed: its parse needs no chunk boundaries.
+  LintOptions withoutChunks;
+  if (given.diagnosticsOnly) {
+    withoutChunks = given;
+    withoutChunks.parse.chunkBoundaries = false;
+  }
+  const LintOptions& options = given.diagnosticsOnly ? withoutChunks : given;
   LintResult result;
   if (looksBinary(text)) {
     result.diagnostics.push_back(binaryFileDiagnostic(text));

@@ -54,6 +54,7 @@ bool readsValues(std::string_view code) { return code.starts_with("ALN") || code
 LintOptions fragmentLintOptions(const LintOptions& user) {
   LintOptions options;
   options.parse = user.parse;
+  options.parse.chunkBoundaries = false;  // The fragment module is built afresh, never reparsed.
   options.maxTextBytes = 0;
   options.threads = 1;
   // Every rule off but those that report on fragments (SkipWhenOff rules then do no work).

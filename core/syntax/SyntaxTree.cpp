@@ -95,7 +95,9 @@ TSTree* runParser(const TSTree* old, std::string_view text, const ParseOptions& 
                                   reinterpret_cast<const std::size_t*>(options.cancellation));
   MaskedInput masked{text, text.substr(0, 3) == "\xEF\xBB\xBF"};
   TSInput input{&masked, readMasked, TSInputEncodingUTF8};
+  bool chunks = tree_sitter_ptx_set_chunk_boundaries(options.chunkBoundaries);
   TSTree* tree = ts_parser_parse(parser, old, input);
+  tree_sitter_ptx_set_chunk_boundaries(chunks);
   ts_parser_set_cancellation_flag(parser, nullptr);
   ts_parser_set_timeout_micros(parser, 0);
   if (tree == nullptr) ts_parser_reset(parser);

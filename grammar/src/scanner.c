@@ -10,7 +10,10 @@
 //    its own). The grammar groups statements between boundaries into hidden chunks, which
 //    incremental reparsing reuses whole (see `block` in grammar.js).
 //
-// The scanner keeps no state, so serialization is empty.
+// The scanner keeps no state, so serialization is empty. A parse that will never be reparsed
+// (a batch lint's) may turn chunk boundaries off for its thread: the visible tree is the same,
+// with fewer hidden nodes, and the scanner no longer hashes every statement's first bytes.
+// The CUDA asm fragments and ptxlint's texts are parsed so.
 #include "tree_sitter/parser.h"
 
 #include <stdbool.h>
@@ -26,6 +29,15 @@ enum TokenType {
 
 // Bytes of the next statement that decide whether a boundary precedes it.
 enum { kHashedBytes = 32 };
+
+static _Thread_local bool chunk_boundaries = true;
+
+// Declared in bindings/c/tree-sitter-ptx.h.
+bool tree_sitter_ptx_set_chunk_boundaries(bool enabled) {
+  bool previous = chunk_boundaries;
+  chunk_boundaries = enabled;
+  return previous;
+}
 
 void *tree_sitter_ptx_external_scanner_create(void) { return NULL; }
 void tree_sitter_ptx_external_scanner_destroy(void *payload) { (void)payload; }
@@ -88,8 +100,8 @@ bool tree_sitter_ptx_external_scanner_scan(void *payload, TSLexer *lexer,
   // During error recovery every symbol is valid; zero-width boundaries there could loop.
   if (valid_symbols[ERROR_SENTINEL]) return false;
   bool want_modulo = valid_symbols[MODULO_OPERATOR];
-  bool want_boundary = valid_symbols[CHUNK_BOUNDARY_1] || valid_symbols[CHUNK_BOUNDARY_2] ||
-                       valid_symbols[CHUNK_BOUNDARY_3];
+  bool want_boundary = chunk_boundaries && (valid_symbols[CHUNK_BOUNDARY_1] || valid_symbols[CHUNK_BOUNDARY_2] ||
+                                            valid_symbols[CHUNK_BOUNDARY_3]);
   if (!want_modulo && !want_boundary) return false;
   bool after_newline = false;
   while (is_space(lexer->lookahead)) {
