@@ -237,6 +237,10 @@ void Scheduler::runLatest(const std::string& uri, std::unique_lock<std::mutex>& 
   } else {
     current.wantFull = true;
     current.fullDue = Clock::now() + options_.fullDelay;
+    // A full analysis of an older version answers no request (they need the current version,
+    // and module-level names are in the incremental model too); kept, its model stood beside
+    // the next full analysis's, a second copy of the largest thing the server holds.
+    if (current.full && current.full->version < analysis->version) current.full.reset();
   }
   lock.unlock();
   listener_(uri, analysis);

@@ -64,7 +64,7 @@ class Scheduler {
   struct View {
     std::int64_t version = 0;              // The document's current version.
     std::shared_ptr<const Analysis> latest;  // The newest analysis (maybe incremental, maybe older).
-    std::shared_ptr<const Analysis> full;    // The newest full analysis (maybe older).
+    std::shared_ptr<const Analysis> full;    // The newest full analysis, unless a newer incremental one replaced it.
     bool open = false;
   };
   View view(const std::string& uri) const;
