@@ -89,13 +89,13 @@ void runRulesInParallel(std::string_view text, const LintResult& result, const I
     flow::FlowCache flows(text, result.module);
     if (task == 0) {
       for (std::size_t rule : dataflow) {
-        RuleContext context{text, result.tree, result.module, shapes, found[rule], flows};
+        RuleContext context{text, result.tree, result.module, shapes, found[rule], flows, std::nullopt};
         kRules[rule].check(context);
       }
       return;
     }
     std::size_t rule = independent[task - 1];
-    RuleContext context{text, result.tree, result.module, shapes, found[rule], flows};
+    RuleContext context{text, result.tree, result.module, shapes, found[rule], flows, std::nullopt};
     kRules[rule].check(context);
   });
   for (std::vector<Diagnostic>& list : found) std::move(list.begin(), list.end(), std::back_inserter(out));
@@ -165,7 +165,7 @@ LintResult runPipeline(std::string_view text, SyntaxTree tree, const LintOptions
   } else {
     InstructionShapes shapes = checkInstructionShapes(text, result.module);
     flow::FlowCache flows(text, result.module);
-    RuleContext context{text, result.tree, result.module, shapes, result.diagnostics, flows};
+    RuleContext context{text, result.tree, result.module, shapes, result.diagnostics, flows, focus};
     for (const RuleEntry& rule : kRules) {
       if (ruleRuns(rule, options)) rule.check(context);
     }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,8 +28,14 @@ struct RuleContext {
   // Per-function dataflow (CFG, reaching definitions, address values), built on first use
   // and shared by every rule of this run.
   flow::FlowCache& flows;
+  // Set when only findings that start in this range are kept (the function an incremental
+  // re-check is about, LintResult::focus): a check may skip what lies outside it.
+  std::optional<ByteRange> focus;
 
   std::string_view textOf(ByteRange range) const { return text.substr(range.begin, range.end - range.begin); }
+
+  // Whether a finding starting where `range` starts would be kept (see `focus`).
+  bool keeps(ByteRange range) const { return !focus || (range.begin >= focus->begin && range.begin <= focus->end); }
 
   // Reports a finding of `rule` with the category and default severity Rules.def gives it.
   void report(RuleCode rule, ByteRange range, std::string message, std::vector<RelatedInformation> related = {}) const {

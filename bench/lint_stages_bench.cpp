@@ -114,7 +114,7 @@ FileCost measureText(std::string name, const std::string& text, int runs) {
       flow::FlowCache flows(text, module);
       warmFlows(flows, module);
       std::vector<Diagnostic> out;
-      RuleContext context{text, tree, module, shapes, out, flows};
+      RuleContext context{text, tree, module, shapes, out, flows, std::nullopt};
       double start = bench::threadCpuMillis();
       kChecks[r].check(context);
       least = std::min(least, bench::threadCpuMillis() - start);

@@ -42,6 +42,7 @@ void checkParameterAlignment(const RuleContext& context) {
     const Symbol& symbol = module.symbols[id];
     if (symbol.spaceId != Modifier::Param) continue;
     if (symbol.kind != SymbolKind::Parameter && symbol.kind != SymbolKind::Variable) continue;
+    if (!context.keeps(symbol.declarationRange)) continue;  // Its findings lie in its declaration.
     auto shape = abi::shapeOfSymbol(context, id);
     if (!shape) continue;
     bool kernel = kernelParameters.contains(id);

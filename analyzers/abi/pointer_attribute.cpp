@@ -42,6 +42,7 @@ void checkPointerAttribute(const RuleContext& context) {
   for (SymbolId id = 0; id < module.symbols.size(); ++id) {
     const Symbol& symbol = module.symbols[id];
     if (!symbol.isPointer) continue;
+    if (!context.keeps(symbol.declarationRange)) continue;  // Its findings lie in its declaration.
     auto shape = abi::shapeOfSymbol(context, id);
     if (!shape || !shape->isPointer || !reported.insert(shape->ptrClause.begin).second) continue;
     if (!kernelParameters.contains(id)) {

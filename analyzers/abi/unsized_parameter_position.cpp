@@ -37,6 +37,7 @@ void checkUnsizedParameterPosition(const RuleContext& context) {
     auto visit = [&](SymbolId id, bool isReturn, bool isLast) {
       const Symbol& symbol = module.symbols[id];
       if (!symbol.isArray || symbol.spaceId != Modifier::Param) return;
+      if (!context.keeps(symbol.declarationRange)) return;  // Its finding lies in its declaration.
       auto shape = abi::shapeOfSymbol(context, id);
       if (!shape || !shape->unsized) return;
       std::string message;
