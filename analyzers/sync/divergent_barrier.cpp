@@ -269,20 +269,34 @@ void checkDivergentBarrier(const RuleContext& context) {
     // What each branch block contributes, whatever the barrier: decided once per function,
     // since every barrier asks about every branch (a kernel of thousands of guarded blocks
     // and barriers took seconds when each barrier decided them again).
+    // Where a branch's paths go is read from the CFG first; whether its condition splits the
+    // threads (evaluating concrete threads, the costly part) only for a branch placed to
+    // matter to a barrier: a kernel whose thread-dependent branches all lie away from its
+    // barriers never runs the search.
     enum class Split : std::uint8_t { No, Threads, Data, Stride };
     struct BranchFacts {
-      bool decided = false;
-      Split split = Split::No;
+      bool placed = false;
       std::uint32_t join = 0;
       // Per successor: the blocks it reaches before the paths meet, and whether the threads
       // taking it (when it skips the barrier) do anything but exit.
       std::vector<std::vector<bool>> sides;
       std::vector<std::int8_t> sideWorks;  // -1 until asked.
+      bool decided = false;
+      Split split = Split::No;
     };
     std::vector<BranchFacts> branches(blocks.size());
-    auto factsOf = [&](std::uint32_t b) -> BranchFacts& {
+    auto placementOf = [&](std::uint32_t b) -> BranchFacts& {
       BranchFacts& facts = branches[b];
-      if (facts.decided) return facts;
+      if (facts.placed) return facts;
+      facts.placed = true;
+      facts.join = model.immediatePostDominator(b);
+      for (std::uint32_t s : blocks[b].successors) facts.sides.push_back(reachable(s, facts.join < blocks.size() ? facts.join : UINT32_MAX));
+      facts.sideWorks.assign(blocks[b].successors.size(), -1);
+      return facts;
+    };
+    auto splitOf = [&](std::uint32_t b) {
+      BranchFacts& facts = branches[b];
+      if (facts.decided) return facts.split;
       facts.decided = true;
       if (model.conditionSplitsThreads(b)) {
         facts.split = Split::Threads;
@@ -291,11 +305,7 @@ void checkDivergentBarrier(const RuleContext& context) {
       } else if (strideLoopSplits(context, flow, model, b)) {
         facts.split = Split::Stride;
       }
-      if (facts.split == Split::No) return facts;
-      facts.join = model.immediatePostDominator(b);
-      for (std::uint32_t s : blocks[b].successors) facts.sides.push_back(reachable(s, facts.join < blocks.size() ? facts.join : UINT32_MAX));
-      facts.sideWorks.assign(blocks[b].successors.size(), -1);
-      return facts;
+      return facts.split;
     };
     // Whether the threads taking successor k of branch b do anything but exit.
     auto sideWorks = [&](std::uint32_t b, std::size_t k) {
@@ -326,9 +336,7 @@ void checkDivergentBarrier(const RuleContext& context) {
       }
       for (std::uint32_t b = 0; b < blocks.size() && !culprit; ++b) {
         if ((model.branchDivergence(b) & flow::kVariesInCta) == 0 || blocks[b].successors.size() < 2) continue;
-        BranchFacts& facts = factsOf(b);
-        if (facts.split == Split::No) continue;
-        bool onData = facts.split == Split::Data, onStride = facts.split == Split::Stride;
+        BranchFacts& facts = placementOf(b);
         if (facts.join == block) continue;
         // Which sides of the branch reach the barrier before the paths meet.
         bool anyReaches = false, allReach = true;
@@ -337,30 +345,27 @@ void checkDivergentBarrier(const RuleContext& context) {
           allReach = allReach && side[block];
         }
         if (!anyReaches) continue;
+        bool placed = false;
         if (allReach) {
           // Both sides reach it: a loop whose trip count depends on the thread, when the
           // branch is inside that loop with the barrier.
           auto [from, added] = fromBlock.try_emplace(block);
           if (added) from->second = reachable(block, UINT32_MAX);
-          if (from->second[b]) {
-            culprit = blocks[b].end - 1;
-            byData = onData;
-            byStride = onStride;
+          placed = from->second[b];
+        } else {
+          // One side skips the barrier: fine only if the threads taking it do nothing but
+          // exit (`if (i >= n) return;`), since a barrier does not wait for exited threads.
+          for (std::size_t k = 0; k < facts.sides.size() && !placed; ++k) {
+            if (facts.sides[k][block]) continue;
+            placed = sideWorks(b, k);
           }
-          continue;
         }
-        // One side skips the barrier: fine only if the threads taking it do nothing but exit
-        // (`if (i >= n) return;`), since a barrier does not wait for exited threads.
-        bool skippersWork = false;
-        for (std::size_t k = 0; k < facts.sides.size() && !skippersWork; ++k) {
-          if (facts.sides[k][block]) continue;
-          skippersWork = sideWorks(b, k);
-        }
-        if (skippersWork) {
-          culprit = blocks[b].end - 1;
-          byData = onData;
-          byStride = onStride;
-        }
+        if (!placed) continue;
+        Split split = splitOf(b);
+        if (split == Split::No) continue;
+        culprit = blocks[b].end - 1;
+        byData = split == Split::Data;
+        byStride = split == Split::Stride;
       }
       if (!culprit) continue;
       const InstructionSite& branch = module.instructions[*culprit];
