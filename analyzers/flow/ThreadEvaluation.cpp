@@ -49,7 +49,6 @@ constexpr std::uint64_t kLoadTerm = 0x10AD;
 constexpr std::uint64_t kOperationTerm = 0x0B;
 
 constexpr int kMaxDepth = 48;
-static_assert(kMaxDepth == 48, "ThreadEvaluator::kMaxEvaluationDepth must agree");
 
 // Which of a thread's coordinates a special register reads (ThreadEvaluator's kReads* bits:
 // %tid.x, %tid.y, %tid.z, the CTA): %laneid and %warpid read the whole index; the block's and
@@ -142,10 +141,7 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateOperand(std::uint32_t inst
     case OperandShape::Register: {
       OperandRead* read = operandRead(instruction, operand);
       if (read == nullptr) read = rebuiltRead(instruction, operand);
-      if (read != nullptr) {
-        if (!read->reg) return std::nullopt;
-        return evaluateReaching(instruction, *read->reg, read->reaching, thread, seed, depth);
-      }
+      if (read != nullptr) return evaluateRead(instruction, *read, thread, seed, depth);
       if (auto key = flow_.registerOf(operand)) return evaluateRegister(instruction, *key, thread, seed, depth);
       return std::nullopt;
     }
@@ -422,6 +418,14 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateDefinition(std::uint32_t d
     default:
       return finish(binaryResult(op, *a, *b));
   }
+}
+
+std::optional<std::uint64_t> ThreadEvaluator::evaluateRead(std::uint32_t instruction, const OperandRead& read,
+                                                           const ThreadCoordinates& thread, std::uint64_t seed,
+                                                           int depth) {
+  // What evaluateOperand does for a register operand once its read is resolved.
+  if (depth > kMaxDepth || !read.reg) return std::nullopt;
+  return evaluateReaching(instruction, *read.reg, read.reaching, thread, seed, depth);
 }
 
 ThreadEvaluator::SitePlan* ThreadEvaluator::sitePlan(std::uint32_t instruction) {

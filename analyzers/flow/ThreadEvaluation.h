@@ -231,12 +231,7 @@ class ThreadEvaluator {
   std::deque<SitePlan> sitePlans_;
   // The value a register read resolved by operandRead/rebuiltRead holds for the thread.
   std::optional<std::uint64_t> evaluateRead(std::uint32_t instruction, const OperandRead& read,
-                                            const ThreadCoordinates& thread, std::uint64_t seed, int depth) {
-    if (depth > kMaxEvaluationDepth) return std::nullopt;
-    if (!read.reg) return std::nullopt;
-    return evaluateReaching(instruction, *read.reg, read.reaching, thread, seed, depth);
-  }
-  static constexpr int kMaxEvaluationDepth = 48;
+                                            const ThreadCoordinates& thread, std::uint64_t seed, int depth);
   std::uint32_t firstInstruction_ = 0;
   bool firstIteration_ = false;  // Loop-carried values read as their value on entry.
   // Set while evaluating in an iteration of one loop (forIterations).

@@ -20,52 +20,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string range(ByteRange r) {
-  std::string out = "[";
-  out += std::to_string(r.begin);
-  out += ',';
-  out += std::to_string(r.end);
-  out += ')';
-  return out;
-}
-
-// Every field of every diagnostic, one per line.
-std::string describeAll(const std::vector<Diagnostic>& diagnostics) {
-  std::string out;
-  for (const Diagnostic& d : diagnostics) {
-    out += d.rule;
-    out += ' ';
-    out += toString(d.severity);
-    out += ' ';
-    out += std::to_string(static_cast<int>(d.category));
-    out += ' ';
-    out += range(d.range);
-    out += ' ';
-    out += d.message;
-    for (const RelatedInformation& r : d.related) {
-      out += " {";
-      out += range(r.range);
-      out += ' ';
-      out += r.message;
-      out += '}';
-    }
-    for (const Fix& fix : d.fixes) {
-      out += " fix '";
-      out += fix.title;
-      out += fix.isPreferred ? "'*" : "'";
-      for (const FixEdit& e : fix.edits) {
-        out += ' ';
-        out += range(e.range);
-        out += "='";
-        out += e.newText;
-        out += '\'';
-      }
-    }
-    out += '\n';
-  }
-  return out;
-}
-
 // Options that group `text` into about `groups` groups (when it has that many functions).
 LintOptions groupedOptions(std::string_view text, std::size_t groups) {
   LintOptions options;
@@ -83,25 +37,9 @@ bool checkAgreement(const std::string& name, std::string_view text, std::size_t 
   INFO(name);
   LintResult whole = lintText(text, LintOptions{});
   LintResult grouped = lintText(text, groupedOptions(text, groups));
-  CHECK(describeAll(grouped.diagnostics) == describeAll(whole.diagnostics));
-  CHECK(describeAll(grouped.unsuppressed) == describeAll(whole.unsuppressed));
+  CHECK(test::describeEveryField(grouped.diagnostics) == test::describeEveryField(whole.diagnostics));
+  CHECK(test::describeEveryField(grouped.unsuppressed) == test::describeEveryField(whole.unsuppressed));
   return ts_node_is_null(grouped.tree.root());
-}
-
-std::vector<fs::path> corpusFiles() {
-  std::vector<fs::path> files;
-  auto collect = [&](const fs::path& root) {
-    if (!fs::is_directory(root)) return;
-    for (const auto& entry : fs::recursive_directory_iterator(root)) {
-      std::string name = entry.path().filename().string();
-      if (entry.is_regular_file() && (name.ends_with(".ptx") || name.ends_with(".ptx.xz"))) files.push_back(entry.path());
-    }
-  };
-  if (auto shared = test::sharedDir()) collect(*shared / "corpus");
-  collect(test::sourceDir() / "corpus");
-  collect(test::sourceDir() / "tests" / "rules");
-  std::sort(files.begin(), files.end());
-  return files;
 }
 
 const char* kHeader = ".version 8.0\n.target sm_90\n.address_size 64\n\n";
@@ -119,7 +57,7 @@ std::string kernel(const std::string& name, const std::string& body) {
 }  // namespace
 
 TEST_CASE("Grouped and whole lint agree on every corpus file", "[grouped]") {
-  std::vector<fs::path> files = corpusFiles();
+  std::vector<fs::path> files = test::corpusPtxFiles({"corpus", "tests/rules"});
   REQUIRE(files.size() >= 70);  // The project's own corpus and rule cases at least.
   std::size_t grouped = 0;
   for (const fs::path& path : files) {

@@ -41,42 +41,6 @@ std::string range(ByteRange r) {
   return out;
 }
 
-// Every field of every diagnostic, one per line. (Appended piece by piece: GCC 12 warns,
-// falsely, on `"literal" + std::string`.)
-std::string describeAll(const std::vector<Diagnostic>& diagnostics) {
-  std::string out;
-  for (const Diagnostic& d : diagnostics) {
-    for (std::string_view part : {std::string_view(d.rule), std::string_view(" "), toString(d.severity)}) out += part;
-    out += ' ';
-    out += std::to_string(static_cast<int>(d.category));
-    out += ' ';
-    out += range(d.range);
-    out += ' ';
-    out += d.message;
-    for (const RelatedInformation& r : d.related) {
-      out += " {";
-      out += range(r.range);
-      out += ' ';
-      out += r.message;
-      out += '}';
-    }
-    for (const Fix& fix : d.fixes) {
-      out += " fix '";
-      out += fix.title;
-      out += fix.isPreferred ? "'*" : "'";
-      for (const FixEdit& e : fix.edits) {
-        out += ' ';
-        out += range(e.range);
-        out += "='";
-        out += e.newText;
-        out += '\'';
-      }
-    }
-    out += '\n';
-  }
-  return out;
-}
-
 // The first difference between two trees (every node, named or not: symbol, byte range,
 // points, field, flags), or empty when they are the same.
 std::string treeDifference(const SyntaxTree& a, const SyntaxTree& b) {
@@ -223,25 +187,10 @@ Outcome checkAgreement(const std::string& name, std::string_view text, LintOptio
   LintResult many = lintText(text, parallel);
   INFO(name << " (" << text.size() << " bytes, " << many.tree.pieces() << " pieces)");
   CHECK(treeDifference(one.tree, many.tree) == "");
-  CHECK(describeAll(many.diagnostics) == describeAll(one.diagnostics));
-  CHECK(describeAll(many.unsuppressed) == describeAll(one.unsuppressed));
+  CHECK(test::describeEveryField(many.diagnostics) == test::describeEveryField(one.diagnostics));
+  CHECK(test::describeEveryField(many.unsuppressed) == test::describeEveryField(one.unsuppressed));
   CHECK(moduleDifference(one.module, many.module) == "");
   return {many.tree.pieces()};
-}
-
-std::vector<fs::path> corpusFiles() {
-  std::vector<fs::path> files;
-  auto collect = [&](const fs::path& root) {
-    if (!fs::is_directory(root)) return;
-    for (const auto& entry : fs::recursive_directory_iterator(root)) {
-      std::string name = entry.path().filename().string();
-      if (entry.is_regular_file() && (name.ends_with(".ptx") || name.ends_with(".ptx.xz"))) files.push_back(entry.path());
-    }
-  };
-  if (auto shared = test::sharedDir()) collect(*shared / "corpus");
-  collect(test::sourceDir() / "corpus");
-  std::sort(files.begin(), files.end());
-  return files;
 }
 
 // `prefix` followed by `n`.
@@ -272,7 +221,7 @@ std::string kernelText(const std::string& name, int statements, const std::strin
 }  // namespace
 
 TEST_CASE("Chunked and sequential lint agree on every corpus file", "[parallel]") {
-  std::vector<fs::path> files = corpusFiles();
+  std::vector<fs::path> files = test::corpusPtxFiles({"corpus"});
   REQUIRE(files.size() >= 70);  // The project's own corpus at least.
   std::size_t cut = 0;
   for (const fs::path& path : files) {
@@ -406,5 +355,5 @@ TEST_CASE("Cuts fall only between module items", "[parallel]") {
   options.threads = 0;
   CHECK(lintText(text, options).tree.pieces() == 1);
   options.parallelThresholdBytes = 0;
-  CHECK(describeAll(lintText(text, options).diagnostics) == describeAll(lintText(text).diagnostics));
+  CHECK(test::describeEveryField(lintText(text, options).diagnostics) == test::describeEveryField(lintText(text).diagnostics));
 }

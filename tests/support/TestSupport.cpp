@@ -1,6 +1,7 @@
 // TestSupport implementation.
 #include "TestSupport.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -59,6 +60,71 @@ std::string describe(std::string_view text, const std::vector<Diagnostic>& diagn
 std::string kernel(std::string_view body) {
   return ".version 8.0\n.target sm_80\n.address_size 64\n\n.visible .entry k()\n{\n" +
          std::string(body) + "\n}\n";
+}
+
+namespace {
+
+std::string rangeText(ByteRange r) {
+  std::string out = "[";
+  out += std::to_string(r.begin);
+  out += ',';
+  out += std::to_string(r.end);
+  out += ')';
+  return out;
+}
+
+}  // namespace
+
+// (Appended piece by piece: GCC 12 warns, falsely, on `"literal" + std::string`.)
+std::string describeEveryField(const std::vector<Diagnostic>& diagnostics) {
+  std::string out;
+  for (const Diagnostic& d : diagnostics) {
+    out += d.rule;
+    out += ' ';
+    out += toString(d.severity);
+    out += ' ';
+    out += std::to_string(static_cast<int>(d.category));
+    out += ' ';
+    out += rangeText(d.range);
+    out += ' ';
+    out += d.message;
+    for (const RelatedInformation& r : d.related) {
+      out += " {";
+      out += rangeText(r.range);
+      out += ' ';
+      out += r.message;
+      out += '}';
+    }
+    for (const Fix& fix : d.fixes) {
+      out += " fix '";
+      out += fix.title;
+      out += fix.isPreferred ? "'*" : "'";
+      for (const FixEdit& e : fix.edits) {
+        out += ' ';
+        out += rangeText(e.range);
+        out += "='";
+        out += e.newText;
+        out += '\'';
+      }
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+std::vector<std::filesystem::path> corpusPtxFiles(const std::vector<std::string>& projectFolders) {
+  std::vector<std::filesystem::path> files;
+  auto collect = [&](const std::filesystem::path& root) {
+    if (!std::filesystem::is_directory(root)) return;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+      std::string name = entry.path().filename().string();
+      if (entry.is_regular_file() && (name.ends_with(".ptx") || name.ends_with(".ptx.xz"))) files.push_back(entry.path());
+    }
+  };
+  if (auto shared = sharedDir()) collect(*shared / "corpus");
+  for (const std::string& folder : projectFolders) collect(sourceDir() / folder);
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 }  // namespace ptx::test

@@ -31,4 +31,12 @@ std::string describe(std::string_view text, const std::vector<Diagnostic>& diagn
 // A minimal valid module around `body` (placed inside a kernel).
 std::string kernel(std::string_view body);
 
+// Every field of every diagnostic (rule, severity, category, range, message, related
+// locations, fixes), one per line: for tests that require two lints to agree exactly.
+std::string describeEveryField(const std::vector<Diagnostic>& diagnostics);
+
+// The PTX files (.ptx, .ptx.xz) under the shared corpus, when present, and under each of
+// `projectFolders` (relative to the source tree), sorted.
+std::vector<std::filesystem::path> corpusPtxFiles(const std::vector<std::string>& projectFolders);
+
 }  // namespace ptx::test
