@@ -224,15 +224,65 @@ void FunctionFlow::collectDefinitions() {
   solved_.assign(definitions_.size(), false);
 }
 
-FunctionFlow::RegisterReach& FunctionFlow::reachOf(RegisterKey reg) {
+const std::vector<std::uint32_t>& FunctionFlow::reachingBlockEntry(RegisterKey reg, std::uint32_t block) {
   RegisterReach& reach = reach_[reg];
-  if (reach.solved) return reach;
+  if (reach.lastInBlock.empty()) {
+    // Definitions are listed in instruction order: the last one seen in a block is its last.
+    for (std::uint32_t d : definitionsOf_[reg]) {
+      std::uint32_t b = blockOf(definitions_[d].instruction);
+      if (!reach.lastInBlock.empty() && reach.lastInBlock.back().first == b) {
+        reach.lastInBlock.back().second = d;
+      } else {
+        reach.lastInBlock.push_back({b, d});
+      }
+    }
+    std::stable_sort(reach.lastInBlock.begin(), reach.lastInBlock.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+  }
+  if (!reach.solved && reach.searchSteps > blocks_.size()) solveReach(reach);
+  if (reach.solved) return reach.sets[reach.atBlockEntry[block]];
+  auto [it, added] = reach.searched.try_emplace(block);
+  if (!added) return it->second;
+  // Backwards from the block: a predecessor that defines the register contributes its last
+  // definition; one that does not is gone through.
+  auto lastIn = [&](std::uint32_t b) -> std::int64_t {
+    auto at = std::lower_bound(reach.lastInBlock.begin(), reach.lastInBlock.end(), b,
+                               [](const auto& entry, std::uint32_t key) { return entry.first < key; });
+    return at != reach.lastInBlock.end() && at->first == b ? static_cast<std::int64_t>(at->second) : -1;
+  };
+  if (searchMark_.size() != blocks_.size()) searchMark_.assign(blocks_.size(), 0);
+  if (++searchStamp_ == 0) {
+    std::fill(searchMark_.begin(), searchMark_.end(), 0);
+    searchStamp_ = 1;
+  }
+  std::vector<std::uint32_t>& found = it->second;
+  std::vector<std::uint32_t> pending{block};
+  searchMark_[block] = searchStamp_;
+  while (!pending.empty()) {
+    std::uint32_t b = pending.back();
+    pending.pop_back();
+    for (std::uint32_t p : blocks_[b].predecessors) {
+      ++reach.searchSteps;
+      if (std::int64_t d = lastIn(p); d >= 0) {
+        found.push_back(static_cast<std::uint32_t>(d));
+      } else if (searchMark_[p] != searchStamp_) {
+        searchMark_[p] = searchStamp_;
+        pending.push_back(p);
+      }
+    }
+  }
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  return found;
+}
+
+void FunctionFlow::solveReach(RegisterReach& reach) {
   reach.solved = true;
-  reach.definitions = definitionsOf_[reg];
+  reach.searched = {};
   std::size_t blocks = blocks_.size();
   // The last definition of the register in each block, if any.
   std::vector<std::int64_t> lastIn(blocks, -1);
-  for (std::uint32_t d : reach.definitions) lastIn[blockOf(definitions_[d].instruction)] = d;
+  for (const auto& [b, d] : reach.lastInBlock) lastIn[b] = d;
   reach.atBlockEntry.assign(blocks, 0);
   reach.sets.assign(1, {});
   // The index of a list in reach.sets, added when new.
@@ -282,7 +332,6 @@ FunctionFlow::RegisterReach& FunctionFlow::reachOf(RegisterKey reg) {
       }
     }
   }
-  return reach;
 }
 
 std::vector<std::uint32_t> FunctionFlow::reachingDefinitions(std::uint32_t instruction, RegisterKey reg) {
@@ -298,8 +347,7 @@ std::vector<std::uint32_t> FunctionFlow::reachingDefinitions(std::uint32_t instr
     if (at < instruction && blockOf(at) == block) last = d;
   }
   if (last >= 0) return {static_cast<std::uint32_t>(last)};
-  const RegisterReach& reach = reachOf(reg);
-  return reach.sets[reach.atBlockEntry[block]];
+  return reachingBlockEntry(reg, block);
 }
 
 AbstractValue FunctionFlow::symbolAddress(SymbolId symbol) const {

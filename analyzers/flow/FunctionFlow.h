@@ -138,16 +138,28 @@ class FunctionFlow {
     }
   };
   // Per register with several definitions: the definitions reaching each block's entry.
+  // A block's answer is first searched for backwards from it (to the nearest definitions on
+  // each path): most such registers (accumulators, loop counters) are asked about in a few
+  // blocks near their definitions, and solving for every block costs a pass over the
+  // function's blocks per register. A register whose searches have walked as many blocks as
+  // the function has is solved for every block at once instead.
   struct RegisterReach {
-    std::vector<std::uint32_t> definitions;  // Of this register, in order.
-    // The definitions reaching each block's entry: per block an index into `sets`, the
-    // distinct lists (sets[0] is the empty one). Blocks share few distinct lists, and a list
-    // per block per register cost gigabytes on functions of thousands of blocks.
+    // The last definition of the register in each block that has one: (block, definition),
+    // by block.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> lastInBlock;
+    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> searched;  // Block -> its answer.
+    std::size_t searchSteps = 0;
+    // Once solved: per block an index into `sets`, the distinct lists (sets[0] is the empty
+    // one). Blocks share few distinct lists, and a list per block per register cost gigabytes
+    // on functions of thousands of blocks.
     std::vector<std::uint32_t> atBlockEntry;
     std::vector<std::vector<std::uint32_t>> sets;
     bool solved = false;
   };
-  RegisterReach& reachOf(RegisterKey reg);
+  const std::vector<std::uint32_t>& reachingBlockEntry(RegisterKey reg, std::uint32_t block);
+  void solveReach(RegisterReach& reach);
+  std::vector<std::uint32_t> searchMark_;  // Per block: the search that last visited it.
+  std::uint32_t searchStamp_ = 0;
 
   std::string_view text_;
   const Module& module_;

@@ -3,24 +3,14 @@
 #include <algorithm>
 
 #include "flow/IntegerOps.h"
+#include "flow/ThreadValues.h"
 
 namespace ptx::flow {
 namespace {
 
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
-// A value that is the same for every thread, drawn from the seed and what identifies it:
-// 256-byte aligned and between 2^16 and 2^20, like the sizes and offsets real code computes
-// with, so that products and sums of a few of them stay far from wrapping around 32 bits (an
-// unsigned comparison of two wrapped sums would split threads that never split).
-std::uint64_t uniformValue(std::uint64_t identity, std::uint64_t seed) {
-  return ((mix(identity ^ mix(seed)) & 0xFFFull) + 0x100) << 8;
-}
+using thread_values::kMaxDepth;
+using thread_values::mix;
+using thread_values::uniformValue;
 
 std::uint64_t hashText(std::uint64_t h, std::string_view text) {
   for (char c : text) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
@@ -47,8 +37,6 @@ bool resultIsOpaque(Family family) {
 constexpr std::uint64_t kExactTerm = 0xE1;
 constexpr std::uint64_t kLoadTerm = 0x10AD;
 constexpr std::uint64_t kOperationTerm = 0x0B;
-
-constexpr int kMaxDepth = 48;
 
 // Which of a thread's coordinates a special register reads (ThreadEvaluator's kReads* bits:
 // %tid.x, %tid.y, %tid.z, the CTA): %laneid and %warpid read the whole index; the block's and
@@ -334,7 +322,6 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateDefinition(std::uint32_t d
   const IntegerOp& op = flow_.integerOpOf(def.instruction);
   if (!op.type.present() && op.operation != Operation::Mov) return finish(std::nullopt);
   if (op.type.isFloat()) return finish(std::nullopt);
-  unsigned bits = op.type.width();
   // A guarded definition keeps the old value when its guard fails.
   SitePlan* plan = site.isGuarded() ? guardPlan(def.instruction) : nullptr;
   std::optional<InstructionOperand> unplanned = plan == nullptr ? flow_.guardRegisterOf(site) : std::nullopt;
@@ -350,74 +337,8 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateDefinition(std::uint32_t d
     if (k >= site.operandCount) return std::nullopt;
     return evaluateOperand(def.instruction, module_.operands[site.firstOperand + k], thread, seed, depth + 1);
   };
-  switch (op.operation) {
-    case Operation::Ld:
-    case Operation::Ldu:
-      return finish(evaluateLoad(def, thread, seed));
-    case Operation::Mapa: {
-      // The address in the other CTA's shared memory, evaluated as the same offset: which CTA
-      // it reaches is the rank operand, which the race search reads itself.
-      auto a = source(1);
-      return finish(a ? std::optional(truncateTo(*a, bits)) : std::nullopt);
-    }
-    case Operation::Mov:
-    case Operation::Cvta:
-    case Operation::Cvt: {
-      auto a = source(1);
-      if (!a) return finish(std::nullopt);
-      if (op.operation == Operation::Cvt && op.typeCount >= 2) {
-        if (op.sourceType.isFloat()) return finish(std::nullopt);
-        return finish(convertInteger(op, *a));
-      }
-      return finish(op.operation == Operation::Mov ? truncateTo(*a, bits) : *a);
-    }
-    case Operation::Setp: {
-      if (site.operandCount != 3 || op.comparison == Comparison::None) return finish(std::nullopt);
-      auto a = source(1);
-      auto b = source(2);
-      if (!a || !b) return finish(std::nullopt);
-      auto holds = comparisonHolds(op, *a, *b);
-      return finish(holds ? std::optional<std::uint64_t>(*holds ? 1 : 0) : std::nullopt);
-    }
-    case Operation::Selp: {
-      auto c = source(3);
-      if (!c) return finish(std::nullopt);
-      return finish((*c & 1) ? source(1) : source(2));
-    }
-    case Operation::Not:
-    case Operation::Neg: {
-      auto a = source(1);
-      if (!a) return finish(std::nullopt);
-      return finish(truncateTo(op.operation == Operation::Not ? ~*a : (0 - *a), bits));
-    }
-    default:
-      break;
-  }
-  auto a = source(1);
-  auto b = source(2);
-  if (!a || !b) return finish(std::nullopt);
-  switch (op.operation) {
-    case Operation::Mul:
-    case Operation::Mad:
-    case Operation::Mul24:
-    case Operation::Mad24: {
-      bool adds = op.operation == Operation::Mad || op.operation == Operation::Mad24;
-      if (op.high && (op.operation == Operation::Mul24 || op.operation == Operation::Mad24)) return finish(std::nullopt);
-      std::optional<std::uint64_t> addend = 0;
-      if (op.high) {
-        auto upper = highProduct(op, *a, *b);
-        if (!upper) return finish(std::nullopt);
-        if (!adds) return finish(upper);
-        addend = source(3);
-        return finish(addend ? std::optional(truncateTo(*upper + *addend, bits)) : std::nullopt);
-      }
-      if (adds) addend = source(3);
-      if (!addend) return finish(std::nullopt);
-      return finish(lowProduct(op, *a, *b, *addend));
-    }
-    default:
-      return finish(binaryResult(op, *a, *b));
-  }
+  if (op.operation == Operation::Ld || op.operation == Operation::Ldu) return finish(evaluateLoad(def, thread, seed));
+  return finish(thread_values::operationResult(op, site.operandCount, source));
 }
 
 std::optional<std::uint64_t> ThreadEvaluator::evaluateRead(std::uint32_t instruction, const OperandRead& read,

@@ -58,6 +58,18 @@ class ThreadEvaluator {
   std::optional<std::uint64_t> valueTerm(std::uint32_t instruction, const InstructionOperand& operand,
                                          const ThreadCoordinates& thread, std::uint64_t seed);
 
+  // The same two questions for every thread of a set at once (ThreadColumns.cpp): each value
+  // a definition holds is computed once for all of them, lane by lane, where asking thread by
+  // thread recomputes it for each thread through the memo. The answers are the ones asked one
+  // thread at a time would give (the depth limit counted from the access, as there). The set
+  // is the one `useThreads` named last; its values are kept until `releaseThreads`.
+  using Lanes = std::vector<std::optional<std::uint64_t>>;
+  void useThreads(const std::vector<ThreadCoordinates>& threads);
+  void releaseThreads();
+  std::vector<std::optional<bool>> executesForThreads(std::uint32_t instruction, std::uint64_t seed,
+                                                      std::uint8_t divergence);
+  Lanes addressForThreads(std::uint32_t instruction, const InstructionOperand& address, std::uint64_t seed);
+
   // Whether the thread executes the instruction, as far as conditions whose divergence
   // intersects `divergence` decide it (ThreadModel::executes).
   std::optional<bool> executes(std::uint32_t instruction, const ThreadCoordinates& thread, std::uint64_t seed,
@@ -132,6 +144,47 @@ class ThreadEvaluator {
   std::optional<std::uint32_t> carriedDefinition(std::uint32_t instruction, const std::vector<std::uint32_t>& reaching,
                                                  bool& ambiguous);
   std::string_view textOf(ByteRange range) const { return text_.substr(range.begin, range.end - range.begin); }
+
+  // Column evaluation (ThreadColumns.cpp): a value for every thread of columnThreads_, or one
+  // for all of them when they agree.
+  struct Column {
+    bool uniform = true;
+    std::optional<std::uint64_t> value;  // When uniform.
+    Lanes lanes;                         // Otherwise, one per thread.
+    std::optional<std::uint64_t> at(std::size_t lane) const { return uniform ? value : lanes[lane]; }
+  };
+  // A column computed here, or one kept in the cache.
+  struct ColumnRef {
+    const Column* kept = nullptr;
+    Column own;
+    const Column& get() const { return kept != nullptr ? *kept : own; }
+  };
+  struct ColumnSlot {
+    std::uint8_t state = 0;  // 0: not computed, 1: being computed, 2: computed.
+    Column column;
+  };
+  struct SeedColumns {
+    std::uint64_t seed = 0;
+    std::vector<ColumnSlot> definitions;  // Per definition.
+    // Per block and divergence mask: whether each thread reaches it (executes() before the
+    // instruction's own guard).
+    std::unordered_map<std::uint64_t, std::vector<std::optional<bool>>> blockReach;
+  };
+  SeedColumns& columnsFor(std::uint64_t seed);
+  static Column uniformColumn(std::optional<std::uint64_t> value);
+  void collapse(Column& column) const;
+  ColumnRef columnOfOperand(std::uint32_t instruction, const InstructionOperand& operand, SeedColumns& seed,
+                            int depth);
+  ColumnRef columnOfRead(std::uint32_t instruction, const OperandRead& read, SeedColumns& seed, int depth);
+  ColumnRef columnOfReaching(RegisterKey reg, const std::vector<std::uint32_t>& reaching, SeedColumns& seed,
+                             int depth);
+  ColumnRef columnOfDefinition(std::uint32_t definition, SeedColumns& seed, int depth);
+  Column computeDefinitionColumn(std::uint32_t definition, SeedColumns& seed, int depth);
+  // Whether each thread holds the guard of `instruction` (negation applied); nullopt per thread
+  // when unknown, and for every thread when it has no guard the model reads.
+  std::vector<std::optional<bool>> guardHoldsForThreads(std::uint32_t instruction, SeedColumns& seed);
+  std::vector<ThreadCoordinates> columnThreads_;
+  std::deque<SeedColumns> seedColumns_;  // A deque: callers hold references while another seed is added.
 
   std::string_view text_;
   const Module& module_;

@@ -111,6 +111,19 @@ class ThreadModel {
                                std::uint8_t divergence) {
     return evaluator_.executes(instruction, thread, seed, divergence);
   }
+  // executes() and evaluateAddress() for every thread of the set `useThreads` named, one
+  // answer per thread in its order: the same answers, each value computed once for all the
+  // threads (ThreadEvaluator's columns). `releaseThreads` lets the values go.
+  void useThreads(const std::vector<ThreadCoordinates>& threads) { evaluator_.useThreads(threads); }
+  void releaseThreads() { evaluator_.releaseThreads(); }
+  std::vector<std::optional<bool>> executesForThreads(std::uint32_t instruction, std::uint64_t seed,
+                                                      std::uint8_t divergence) {
+    return evaluator_.executesForThreads(instruction, seed, divergence);
+  }
+  std::vector<std::optional<std::uint64_t>> addressForThreads(std::uint32_t instruction,
+                                                              const InstructionOperand& address, std::uint64_t seed) {
+    return evaluator_.addressForThreads(instruction, address, seed);
+  }
 
   // Whether `to` can execute after `from` (or `from` again, around a loop) with no barrier of
   // `kind` or stronger between them, on some path (BarrierKind::None: on any path).

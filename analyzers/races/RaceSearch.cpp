@@ -417,7 +417,34 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
     const flow::ThreadCoordinates& q = threads[b];
     return std::tie(p.tid[0], p.tid[2], p.tid[1]) < std::tie(q.tid[0], q.tid[2], q.tid[1]);
   });
+  // Shared and global memory: every thread's answers at once, each value computed once for
+  // all of them (ThreadModel::executesForThreads). Cluster accesses also name the CTA a mapa
+  // reaches, asked per thread below.
+  const bool byColumns = space != Space::Cluster;
+  if (byColumns) model.useThreads(threads);
   auto fill = [&](const std::vector<std::size_t>& which, std::size_t s) {
+    if (byColumns) {
+      for (std::size_t a : which) {
+        Table& table = tables[a];
+        if (!table.known) continue;
+        std::vector<std::optional<bool>> runs = model.executesForThreads(accesses[a].instruction, kSeeds[s], divergence);
+        std::vector<std::optional<std::uint64_t>> addresses;
+        for (std::uint32_t t = 0; t < threads.size() && table.known; ++t) {
+          if (!runs[t]) {
+            table.known = false;
+          } else if (*runs[t]) {
+            if (addresses.empty()) {
+              addresses = model.addressForThreads(accesses[a].instruction,
+                                                  context.module.operands[accesses[a].addressOperand], kSeeds[s]);
+            }
+            if (!addresses[t]) table.known = false;
+            table.address[s][t] = addresses[t];
+          }
+        }
+      }
+      for (std::size_t a : which) tables[a].filled = s + 1;
+      return;
+    }
     for (std::uint32_t t : evaluationOrder) {
       for (std::size_t a : which) {
         Table& table = tables[a];
@@ -685,6 +712,7 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
     };
     iterationRaces(context, function, model, accesses, unknown, threads, witnesses);
   }
+  model.releaseThreads();
   return witnesses;
 }
 
