@@ -398,14 +398,14 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
   // the accesses a collision under the first involves (the second seed confirms a collision,
   // and most pairs never collide), or that a later step asks about. An access is known when
   // every thread's address is known under both seeds; one unknown under the first is left out
-  // at once. Thread by thread, so that the evaluator's memo of one thread's values
-  // (flow/ThreadEvaluation.h) serves every access: a kernel's accesses share most of their
-  // address arithmetic.
+  // at once. A kernel's accesses share most of their address arithmetic: the values computed
+  // for one access (a column per definition, or one thread's memo) serve the next.
   std::vector<Table> tables(accesses.size());
   for (Table& table : tables) {
     table.address.assign(std::size(kSeeds), std::vector<std::optional<std::uint64_t>>(threads.size()));
   }
-  // The threads are evaluated column by column: those that share %tid.x one after the other,
+  // Evaluated thread by thread (cluster accesses), the threads go column by column: those that
+  // share %tid.x one after the other,
   // then the same thread of the other CTA next to each other, so that the evaluator's memo of a
   // value that reads only some coordinates serves the threads that agree on them. The order
   // decides nothing else: each address is a function of its thread and seed.
