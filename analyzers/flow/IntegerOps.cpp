@@ -93,17 +93,6 @@ IntegerOp decodeIntegerOp(const InstructionFacts& facts) {
   return op;
 }
 
-std::uint64_t truncateTo(std::uint64_t value, unsigned bits) {
-  return bits >= 64 ? value : value & ((std::uint64_t{1} << bits) - 1);
-}
-
-std::int64_t signExtendFrom(std::uint64_t value, unsigned bits) {
-  if (bits >= 64) return static_cast<std::int64_t>(value);
-  std::uint64_t sign = std::uint64_t{1} << (bits - 1);
-  value = truncateTo(value, bits);
-  return static_cast<std::int64_t>((value ^ sign) - sign);
-}
-
 std::optional<std::uint64_t> binaryResult(const IntegerOp& op, std::uint64_t x, std::uint64_t y) {
   unsigned bits = op.type.width();
   bool isSigned = op.type.isSigned();

@@ -58,9 +58,17 @@ IntegerOp decodeIntegerOp(const InstructionFacts& facts);
 // The type a modifier spells (.u32, .pred), absent for any other modifier.
 IntegerType integerTypeOf(Modifier modifier);
 
-// Concrete semantics, on words holding `bits`-wide values in their low bits.
-std::uint64_t truncateTo(std::uint64_t value, unsigned bits);
-std::int64_t signExtendFrom(std::uint64_t value, unsigned bits);
+// Concrete semantics, on words holding `bits`-wide values in their low bits (inline: the
+// evaluators call these for every value of every thread).
+inline std::uint64_t truncateTo(std::uint64_t value, unsigned bits) {
+  return bits >= 64 ? value : value & ((std::uint64_t{1} << bits) - 1);
+}
+inline std::int64_t signExtendFrom(std::uint64_t value, unsigned bits) {
+  if (bits >= 64) return static_cast<std::int64_t>(value);
+  std::uint64_t sign = std::uint64_t{1} << (bits - 1);
+  value = truncateTo(value, bits);
+  return static_cast<std::int64_t>((value ^ sign) - sign);
+}
 
 // The result of a two-source operation (add sub and or xor shl shr min max div rem) of the
 // decoded width and signedness; nullopt for another operation or a division by zero.

@@ -175,8 +175,9 @@ ThreadEvaluator::Column ThreadEvaluator::computeDefinitionColumn(std::uint32_t d
                             : columnOfOperand(def.instruction, *guard, seed, depth + 1));
   }
   const bool load = op.operation == Operation::Ld || op.operation == Operation::Ldu;
-  // The sources' columns, computed when a thread first reads them.
+  // The sources' columns, computed when a thread first reads them (`source` points at each).
   std::array<std::optional<ColumnRef>, 4> sources;
+  std::array<const Column*, 4> source{};
   auto laneValue = [&](std::size_t lane) -> std::optional<std::uint64_t> {
     if (guardColumn) {
       auto holds = guardColumn->get().at(lane);
@@ -188,12 +189,12 @@ ThreadEvaluator::Column ThreadEvaluator::computeDefinitionColumn(std::uint32_t d
     }
     if (load) return evaluateLoad(def, columnThreads_[lane], seed.seed);
     return thread_values::operationResult(op, site.operandCount, [&](std::uint32_t k) -> std::optional<std::uint64_t> {
-      if (k >= site.operandCount) return std::nullopt;
-      if (k >= sources.size()) return std::nullopt;
-      if (!sources[k]) {
+      if (k >= site.operandCount || k >= source.size()) return std::nullopt;
+      if (source[k] == nullptr) {
         sources[k].emplace(columnOfOperand(def.instruction, module_.operands[site.firstOperand + k], seed, depth + 1));
+        source[k] = &sources[k]->get();
       }
-      return sources[k]->get().at(lane);
+      return source[k]->at(lane);
     });
   };
   Column column;
