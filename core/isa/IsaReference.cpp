@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <unordered_map>
 
 namespace ptx {
 namespace {
@@ -43,12 +44,23 @@ constexpr StateSpaceInfo kStateSpaces[] = {
 #undef PTX_STATE_SPACE
 };
 
-template <typename T, std::size_t N>
-const T* findByName(const T (&table)[N], std::string_view name) {
-  auto it = std::find_if(std::begin(table), std::end(table),
-                         [&](const T& entry) { return entry.name == name; });
-  return it == std::end(table) ? nullptr : &*it;
-}
+// A table's entries by name, hashed once: the model builder asks for the opcode and every
+// type of every instruction. The first entry of a name wins, as a search in order finds it.
+template <typename T>
+class NameIndex {
+ public:
+  template <std::size_t N>
+  explicit NameIndex(const T (&table)[N]) {
+    for (const T& entry : table) byName_.try_emplace(entry.name, &entry);
+  }
+  const T* find(std::string_view name) const {
+    auto it = byName_.find(name);
+    return it == byName_.end() ? nullptr : it->second;
+  }
+
+ private:
+  std::unordered_map<std::string_view, const T*> byName_;
+};
 
 }  // namespace
 
@@ -59,18 +71,26 @@ std::span<const TypeInfo> allTypes() { return kTypes; }
 std::span<const StateSpaceInfo> allStateSpaces() { return kStateSpaces; }
 
 const OpcodeInfo* findOpcode(std::string_view name) {
-  // The table is sorted by name (a test checks it), so this is a binary search.
-  auto it = std::lower_bound(std::begin(kOpcodes), std::end(kOpcodes), name,
-                             [](const OpcodeInfo& entry, std::string_view key) { return entry.name < key; });
-  return it != std::end(kOpcodes) && it->name == name ? &*it : nullptr;
+  static const NameIndex<OpcodeInfo> index(kOpcodes);
+  return index.find(name);
 }
 
-const DirectiveInfo* findDirective(std::string_view name) { return findByName(kDirectives, name); }
-const TypeInfo* findType(std::string_view name) { return findByName(kTypes, name); }
-const StateSpaceInfo* findStateSpace(std::string_view name) { return findByName(kStateSpaces, name); }
+const DirectiveInfo* findDirective(std::string_view name) {
+  static const NameIndex<DirectiveInfo> index(kDirectives);
+  return index.find(name);
+}
+const TypeInfo* findType(std::string_view name) {
+  static const NameIndex<TypeInfo> index(kTypes);
+  return index.find(name);
+}
+const StateSpaceInfo* findStateSpace(std::string_view name) {
+  static const NameIndex<StateSpaceInfo> index(kStateSpaces);
+  return index.find(name);
+}
 
 const SpecialRegisterInfo* findSpecialRegister(std::string_view name) {
-  if (const SpecialRegisterInfo* exact = findByName(kSpecialRegisters, name)) return exact;
+  static const NameIndex<SpecialRegisterInfo> index(kSpecialRegisters);
+  if (const SpecialRegisterInfo* exact = index.find(name)) return exact;
   // Numbered families are listed as "%first..%last" (%envreg0..%envreg31, %pm0_64..%pm7_64):
   // the name must share the prefix and suffix and its number must lie in the range.
   for (const SpecialRegisterInfo& entry : kSpecialRegisters) {
