@@ -2,6 +2,7 @@
 #include "Scheduler.h"
 
 #include <algorithm>
+#include <malloc.h>
 #include <exception>
 
 namespace ptx::lsp {
@@ -172,6 +173,12 @@ std::optional<Scheduler::Job> Scheduler::nextJob(Clock::time_point now, Clock::t
   return std::nullopt;
 }
 
+void Scheduler::returnFreedMemory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
 void Scheduler::workerLoop() {
   std::unique_lock lock(mutex_);
   while (!stopping_) {
@@ -194,6 +201,12 @@ void Scheduler::workerLoop() {
     // Another worker may be waiting for the document this one just released.
     wake_.notify_all();
     idle_.notify_all();
+    // The analysis a job replaced is freed by now (the job's own references are gone): hand
+    // its pages back, unlocked, so that the next analysis does not grow the heap beside
+    // fragments of the last one.
+    lock.unlock();
+    returnFreedMemory();
+    lock.lock();
   }
 }
 

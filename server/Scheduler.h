@@ -99,6 +99,8 @@ class Scheduler {
     JobKind kind;
   };
 
+  // Returns freed heap pages to the system (glibc keeps them otherwise).
+  static void returnFreedMemory();
   void workerLoop();
   std::optional<Job> nextJob(std::chrono::steady_clock::time_point now,
                              std::chrono::steady_clock::time_point& wakeAt);

@@ -49,71 +49,81 @@ Module joinFragments(std::string_view text, ModuleScopeView& view, std::vector<M
       module.scopes[0].symbols.push_back(global);
     }
   }
-  module.symbols.resize(total.symbols);
-  module.instructions.resize(total.instructions);
-  module.modifiers.resize(total.modifiers);
-  module.operands.resize(total.operands);
-  module.references.resize(total.references);
-  module.functions.resize(total.functions);
-  module.duplicates.resize(total.duplicates);
+  auto symbolIn = [&](std::size_t g, SymbolId id) -> SymbolId {
+    if (id == kNoSymbol) return kNoSymbol;
+    if ((id & kModuleScopeTag) != 0) return finalOf[id & ~kModuleScopeTag];
+    return static_cast<SymbolId>(bases[g].symbols + id);
+  };
+  auto scopeIn = [&](std::size_t g, ScopeId id) -> ScopeId {
+    if (id == kNoScope || id == 0) return id;
+    return static_cast<ScopeId>(bases[g].scopes + id - 1);
+  };
+  // One kind of record at a time, each fragment's list freed once moved: the joined lists and
+  // the fragments' then never all stand in memory together (the server's opening analysis of a
+  // large document peaked with two copies of its model).
+  auto join = [&](auto member, std::size_t Bases::*offset, std::size_t size, auto&& moveOne) {
+    (module.*member).resize(size);
+    parallelFor(count, threads, [&](std::size_t g) {
+      auto& list = fragments[g].*member;
+      for (std::size_t i = 0; i < list.size(); ++i) moveOne(g, list[i], (module.*member)[bases[g].*offset + i]);
+      std::remove_reference_t<decltype(list)>().swap(list);
+    });
+  };
+  join(&Module::symbols, &Bases::symbols, total.symbols, [&](std::size_t g, Symbol& from, Symbol& to) {
+    to = std::move(from);
+    to.scope = scopeIn(g, to.scope);
+  });
   parallelFor(count, threads, [&](std::size_t g) {
     Module& fragment = fragments[g];
-    const Bases& base = bases[g];
-    auto symbol = [&](SymbolId id) -> SymbolId {
-      if (id == kNoSymbol) return kNoSymbol;
-      if ((id & kModuleScopeTag) != 0) return finalOf[id & ~kModuleScopeTag];
-      return static_cast<SymbolId>(base.symbols + id);
-    };
-    auto scope = [&](ScopeId id) -> ScopeId {
-      if (id == kNoScope || id == 0) return id;
-      return static_cast<ScopeId>(base.scopes + id - 1);
-    };
-    for (std::size_t i = 0; i < fragment.symbols.size(); ++i) {
-      Symbol& moved = module.symbols[base.symbols + i] = std::move(fragment.symbols[i]);
-      moved.scope = scope(moved.scope);
-    }
     for (std::size_t i = 1; i < fragment.scopes.size(); ++i) {
-      Scope& moved = module.scopes[base.scopes + i - 1] = std::move(fragment.scopes[i]);
-      moved.parent = scope(moved.parent);
-      for (SymbolId& id : moved.symbols) id = symbol(id);
-      for (SymbolId& id : moved.labels) id = symbol(id);
+      Scope& moved = module.scopes[bases[g].scopes + i - 1] = std::move(fragment.scopes[i]);
+      moved.parent = scopeIn(g, moved.parent);
+      for (SymbolId& id : moved.symbols) id = symbolIn(g, id);
+      for (SymbolId& id : moved.labels) id = symbolIn(g, id);
     }
-    for (std::size_t i = 0; i < fragment.instructions.size(); ++i) {
-      InstructionSite& site = module.instructions[base.instructions + i] = fragment.instructions[i];
-      site.firstModifier += static_cast<std::uint32_t>(base.modifiers);
-      site.firstOperand += static_cast<std::uint32_t>(base.operands);
-      site.scope = scope(site.scope);
-      site.guardSymbol = symbol(site.guardSymbol);
-      site.callee = symbol(site.callee);
-    }
-    std::copy(fragment.modifiers.begin(), fragment.modifiers.end(), module.modifiers.begin() + base.modifiers);
-    for (std::size_t i = 0; i < fragment.operands.size(); ++i) {
-      InstructionOperand& operand = module.operands[base.operands + i] = fragment.operands[i];
-      operand.symbol = symbol(operand.symbol);
-      if (operand.shape == OperandShape::Vector || operand.shape == OperandShape::PredicatePair) {
-        operand.firstElement += static_cast<std::uint32_t>(base.operands);
-      }
-      if (operand.tupleElementCount > 0) operand.firstTupleElement += static_cast<std::uint32_t>(base.operands);
-    }
-    for (std::size_t i = 0; i < fragment.references.size(); ++i) {
-      Reference& reference = module.references[base.references + i] = fragment.references[i];
-      reference.target = symbol(reference.target);
-    }
-    for (std::size_t i = 0; i < fragment.functions.size(); ++i) {
-      FunctionInfo& function = module.functions[base.functions + i] = std::move(fragment.functions[i]);
-      function.symbol = symbol(function.symbol);
-      for (SymbolId& id : function.returns) id = symbol(id);
-      for (SymbolId& id : function.parameters) id = symbol(id);
-      // Only definitions whose body was walked have an instruction range.
-      if (function.bodyScope != kNoScope) function.firstInstruction += static_cast<std::uint32_t>(base.instructions);
-      function.bodyScope = scope(function.bodyScope);
-    }
-    for (std::size_t i = 0; i < fragment.duplicates.size(); ++i) {
-      auto [existing, duplicate] = fragment.duplicates[i];
-      module.duplicates[base.duplicates + i] = {symbol(existing), symbol(duplicate)};
-    }
-    fragment = Module{};
+    std::vector<Scope>().swap(fragment.scopes);
   });
+  join(&Module::instructions, &Bases::instructions, total.instructions,
+       [&](std::size_t g, const InstructionSite& from, InstructionSite& site) {
+         site = from;
+         site.firstModifier += static_cast<std::uint32_t>(bases[g].modifiers);
+         site.firstOperand += static_cast<std::uint32_t>(bases[g].operands);
+         site.scope = scopeIn(g, site.scope);
+         site.guardSymbol = symbolIn(g, site.guardSymbol);
+         site.callee = symbolIn(g, site.callee);
+       });
+  join(&Module::modifiers, &Bases::modifiers, total.modifiers,
+       [](std::size_t, const ByteRange& from, ByteRange& to) { to = from; });
+  join(&Module::operands, &Bases::operands, total.operands,
+       [&](std::size_t g, const InstructionOperand& from, InstructionOperand& operand) {
+         operand = from;
+         operand.symbol = symbolIn(g, operand.symbol);
+         if (operand.shape == OperandShape::Vector || operand.shape == OperandShape::PredicatePair) {
+           operand.firstElement += static_cast<std::uint32_t>(bases[g].operands);
+         }
+         if (operand.tupleElementCount > 0) operand.firstTupleElement += static_cast<std::uint32_t>(bases[g].operands);
+       });
+  join(&Module::references, &Bases::references, total.references,
+       [&](std::size_t g, const Reference& from, Reference& reference) {
+         reference = from;
+         reference.target = symbolIn(g, reference.target);
+       });
+  join(&Module::functions, &Bases::functions, total.functions,
+       [&](std::size_t g, FunctionInfo& from, FunctionInfo& function) {
+         function = std::move(from);
+         function.symbol = symbolIn(g, function.symbol);
+         for (SymbolId& id : function.returns) id = symbolIn(g, id);
+         for (SymbolId& id : function.parameters) id = symbolIn(g, id);
+         // Only definitions whose body was walked have an instruction range.
+         if (function.bodyScope != kNoScope) {
+           function.firstInstruction += static_cast<std::uint32_t>(bases[g].instructions);
+         }
+         function.bodyScope = scopeIn(g, function.bodyScope);
+       });
+  join(&Module::duplicates, &Bases::duplicates, total.duplicates, [&](std::size_t g, const auto& from, auto& to) {
+    to = {symbolIn(g, from.first), symbolIn(g, from.second)};
+  });
+  for (Module& fragment : fragments) fragment = Module{};
   module.symbolsByPosition.resize(module.symbols.size());
   for (SymbolId id = 0; id < module.symbols.size(); ++id) module.symbolsByPosition[id] = id;
   std::stable_sort(module.symbolsByPosition.begin(), module.symbolsByPosition.end(), [&](SymbolId a, SymbolId b) {
