@@ -548,6 +548,53 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
     }
   }
   auto meet = [](const Span& x, const Span& y) { return x.first < y.second && y.first < x.second; };
+  // Two accesses that every thread makes at the same address as the other (a thread's own
+  // slot, written and read back) collide only where the table of addresses they share lets
+  // two threads meet: within one CTA, two threads' bytes overlapping; across CTAs, a thread's
+  // bytes overlapping its twin's in the other CTA. Such accesses are numbered alike
+  // (`sameTable`), and whether their threads stay apart is found once per table
+  // (`threadsApart`): a kernel of many such accesses has as many pairs as accesses squared.
+  std::vector<std::uint32_t> sameTable(accesses.size());
+  std::vector<bool> threadsApart(accesses.size(), false);
+  if (space == Space::Shared || space == Space::Global) {
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> byHash;
+    std::vector<std::uint64_t> present;
+    for (std::uint32_t a = 0; a < accesses.size(); ++a) {
+      sameTable[a] = a;
+      if (!tables[a].known) continue;
+      const auto& row = tables[a].address[0];
+      std::uint64_t hash = accesses[a].size;
+      for (const auto& address : row) hash = (hash ^ (address ? *address + 1 : 0)) * 0x100000001b3ull;
+      for (std::uint32_t other : byHash[hash]) {
+        if (accesses[other].size == accesses[a].size && tables[other].address[0] == row) {
+          sameTable[a] = other;
+          break;
+        }
+      }
+      if (sameTable[a] != a) {
+        threadsApart[a] = threadsApart[sameTable[a]];
+        continue;
+      }
+      byHash[hash].push_back(a);
+      const std::uint64_t size = accesses[a].size;
+      bool apart = true;
+      if (space == Space::Shared) {
+        present.clear();
+        for (const auto& address : row) {
+          if (address) present.push_back(*address);
+        }
+        std::sort(present.begin(), present.end());
+        for (std::size_t i = 1; i < present.size() && apart; ++i) apart = present[i] - present[i - 1] >= size;
+      } else {
+        for (std::size_t t = 0; t < perCta && apart; ++t) {
+          const auto& x = row[t];
+          const auto& y = row[t + perCta];
+          apart = !(x && y && *x < *y + size && *y < *x + size);
+        }
+      }
+      threadsApart[a] = apart;
+    }
+  }
   StoredValues storedValues(model, context.module, accesses, threads.size());
   std::vector<std::vector<std::pair<std::uint64_t, std::uint32_t>>> sortedAddresses(accesses.size());
   std::vector<bool> sortedBuilt(accesses.size(), false);
@@ -559,6 +606,7 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
       const Access& second = accesses[b];
       if (!first.writes && !second.writes) continue;
       if (!meet(spans[a], spans[b])) continue;
+      if (space != Space::Cluster && sameTable[a] == sameTable[b] && threadsApart[a]) continue;
       if (space == Space::Global && !meet(ctaSpans[a][0], ctaSpans[b][1]) && !meet(ctaSpans[a][1], ctaSpans[b][0])) {
         continue;
       }
