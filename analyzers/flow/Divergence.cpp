@@ -73,11 +73,13 @@ std::uint8_t Divergence::ofRead(std::uint32_t instruction, const InstructionOper
   auto registerDivergence = [&](const InstructionOperand& element) {
     auto key = flow_.registerOf(element);
     if (!key) return;
-    std::vector<std::uint32_t> reaching = flow_.reachingDefinitions(instruction, *key);
+    std::span<const std::uint32_t> definitions = flow_.reaching(instruction, *key);
     std::uint8_t merged = 0;
-    for (std::uint32_t d : reaching) merged |= definition_[d];
+    for (std::uint32_t d : definitions) merged |= definition_[d];
     divergence |= merged;
-    if (reaching.size() >= 2) {
+    if (definitions.size() >= 2) {
+      // A copy: the guards' reads below ask again.
+      std::vector<std::uint32_t> reaching(definitions.begin(), definitions.end());
       // A choice made under a divergent branch: the definitions' blocks depend on a branch
       // the reading block does not depend on.
       std::uint32_t readBlock = flow_.blockOf(instruction);

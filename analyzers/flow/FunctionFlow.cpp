@@ -334,20 +334,25 @@ void FunctionFlow::solveReach(RegisterReach& reach) {
   }
 }
 
-std::vector<std::uint32_t> FunctionFlow::reachingDefinitions(std::uint32_t instruction, RegisterKey reg) {
+std::span<const std::uint32_t> FunctionFlow::reaching(std::uint32_t instruction, RegisterKey reg) {
   auto found = definitionsOf_.find(reg);
   if (found == definitionsOf_.end() || found->second.empty()) return {};
   const std::vector<std::uint32_t>& all = found->second;
   // A register written once (what compilers emit almost everywhere) has that one definition.
   if (all.size() == 1) return all;
   std::uint32_t block = blockOf(instruction);
-  std::int64_t last = -1;
-  for (std::uint32_t d : all) {
+  const std::uint32_t* last = nullptr;
+  for (const std::uint32_t& d : all) {
     std::uint32_t at = definitions_[d].instruction;
-    if (at < instruction && blockOf(at) == block) last = d;
+    if (at < instruction && blockOf(at) == block) last = &d;
   }
-  if (last >= 0) return {static_cast<std::uint32_t>(last)};
+  if (last != nullptr) return {last, 1};
   return reachingBlockEntry(reg, block);
+}
+
+std::vector<std::uint32_t> FunctionFlow::reachingDefinitions(std::uint32_t instruction, RegisterKey reg) {
+  std::span<const std::uint32_t> found = reaching(instruction, reg);
+  return {found.begin(), found.end()};
 }
 
 AbstractValue FunctionFlow::symbolAddress(SymbolId symbol) const {
@@ -365,10 +370,10 @@ AbstractValue FunctionFlow::operandValue(std::uint32_t instruction, const Instru
     case OperandShape::Register: {
       auto key = registerOf(operand);
       if (!key) return AbstractValue::unknown();
-      std::vector<std::uint32_t> reaching = reachingDefinitions(instruction, *key);
-      if (reaching.empty()) return AbstractValue::unknown();
+      std::span<const std::uint32_t> definitions = reaching(instruction, *key);
+      if (definitions.empty()) return AbstractValue::unknown();
       AbstractValue value;
-      for (std::uint32_t d : reaching) value = value.meet(values_[d]);
+      for (std::uint32_t d : definitions) value = value.meet(values_[d]);
       return value;
     }
     case OperandShape::IntegerLiteral:
@@ -584,10 +589,10 @@ void FunctionFlow::solve(std::uint32_t root) {
     auto visit = [&](const InstructionOperand& operand) {
       auto key = registerOf(operand);
       if (!key) return;
-      for (std::uint32_t reaching : reachingDefinitions(definitions_[d].instruction, *key)) {
-        if (!seen[reaching] && !solved_[reaching]) {
-          seen[reaching] = true;
-          stack.push_back(reaching);
+      for (std::uint32_t source : reaching(definitions_[d].instruction, *key)) {
+        if (!seen[source] && !solved_[source]) {
+          seen[source] = true;
+          stack.push_back(source);
         }
       }
     };

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string_view>
 #include <unordered_map>
+#include <span>
 #include <vector>
 
 #include "flow/ControlFlow.h"
@@ -112,6 +113,9 @@ class FunctionFlow {
   // Definitions (indices into definitions()) of `reg` that reach `instruction` (before it
   // executes). Empty when none does (the register is then undefined there or a parameter).
   std::vector<std::uint32_t> reachingDefinitions(std::uint32_t instruction, RegisterKey reg);
+  // The same without a copy: valid until the next call of either on this flow (a loop over it
+  // must not ask again).
+  std::span<const std::uint32_t> reaching(std::uint32_t instruction, RegisterKey reg);
 
   // The value of a source operand: a register, literal, constant expression or a variable
   // name (its address).

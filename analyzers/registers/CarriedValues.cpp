@@ -170,7 +170,7 @@ OrderedLowerBound orderedLowerBound(const Module& module, flow::FlowCache& flows
     for (std::uint32_t i = block.first; i < block.end; ++i) {
       int latest = -1;
       for (const flow::RegisterKey& key : accesses[i - info.firstInstruction].reads) {
-        for (std::uint32_t d : flow.reachingDefinitions(i, key)) {
+        for (std::uint32_t d : flow.reaching(i, key)) {
           std::uint32_t from = flow.definitions()[d].instruction;
           if (from >= block.first && from < i) latest = std::max(latest, depends[from - info.firstInstruction]);
         }
