@@ -87,10 +87,11 @@ void checkRegisterSpill(const RuleContext& context) {
     if (declared[f] <= budget.registers) continue;
     // Two sure costs, whichever is larger: the values a loop carries, and the values that
     // instructions ptxas keeps in order force to stay alive together.
-    registers::CarriedLowerBound carried = registers::carriedLowerBound(module, context.flows, f);
+    registers::FunctionRegisterAccesses accesses = registers::registerAccessesOf(module, context.flows, f);
+    registers::CarriedLowerBound carried = registers::carriedLowerBound(module, context.flows, f, accesses);
     registers::OrderedLowerBound ordered;
     if (carried.units <= budget.registers) {
-      ordered = registers::orderedLowerBound(module, context.flows, f);
+      ordered = registers::orderedLowerBound(module, context.flows, f, accesses);
     }
     std::uint32_t bound = std::max(carried.units, ordered.units);
     if (bound <= budget.registers) continue;

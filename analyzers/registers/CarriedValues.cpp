@@ -16,11 +16,7 @@ bool isFloatType(const Symbol& symbol) { return infoOf(symbol.typeId).typeClass 
 // The registers one instruction reads (sources, vector elements, address bases; wgmma's
 // accumulators, which its destination operand also reads) and those it surely writes (an
 // unguarded destination: a guarded one may keep the old value).
-struct RegisterAccesses {
-  std::vector<flow::RegisterKey> reads, writes;
-};
-
-RegisterAccesses registerAccessesOf(const Module& module, flow::FunctionFlow& flow,
+RegisterAccesses instructionRegisterAccesses(const Module& module, flow::FunctionFlow& flow,
                                     std::uint32_t instruction) {
   RegisterAccesses accesses;
   const InstructionSite& site = module.instructions[instruction];
@@ -68,8 +64,19 @@ bool keepsOrder(const Module& module, const InstructionSite& site) {
 
 }  // namespace
 
-CarriedLowerBound carriedLowerBound(const Module& module, flow::FlowCache& flows,
-                                    std::size_t function) {
+FunctionRegisterAccesses registerAccessesOf(const Module& module, flow::FlowCache& flows, std::size_t function) {
+  const FunctionInfo& info = module.functions[function];
+  FunctionRegisterAccesses accesses(info.instructionCount);
+  if (info.instructionCount == 0) return accesses;
+  flow::FunctionFlow& flow = flows.flowOfFunction(function);
+  for (std::uint32_t i = info.firstInstruction; i < info.firstInstruction + info.instructionCount; ++i) {
+    accesses[i - info.firstInstruction] = instructionRegisterAccesses(module, flow, i);
+  }
+  return accesses;
+}
+
+CarriedLowerBound carriedLowerBound(const Module& module, flow::FlowCache& flows, std::size_t function,
+                                    const FunctionRegisterAccesses& registerAccesses) {
   CarriedLowerBound bound;
   const FunctionInfo& info = module.functions[function];
   if (info.instructionCount == 0) return bound;
@@ -99,7 +106,7 @@ CarriedLowerBound carriedLowerBound(const Module& module, flow::FlowCache& flows
   };
   std::vector<Access> perInstruction(info.instructionCount);
   for (std::uint32_t i = info.firstInstruction; i < info.firstInstruction + info.instructionCount; ++i) {
-    RegisterAccesses accesses = registerAccessesOf(module, flow, i);
+    const RegisterAccesses& accesses = registerAccesses[i - info.firstInstruction];
     perInstruction[i - info.firstInstruction] = {numbered(accesses.reads), numbered(accesses.writes)};
   }
   if (units.empty()) return bound;
@@ -154,16 +161,12 @@ CarriedLowerBound carriedLowerBound(const Module& module, flow::FlowCache& flows
   return bound;
 }
 
-OrderedLowerBound orderedLowerBound(const Module& module, flow::FlowCache& flows,
-                                    std::size_t function) {
+OrderedLowerBound orderedLowerBound(const Module& module, flow::FlowCache& flows, std::size_t function,
+                                    const FunctionRegisterAccesses& accesses) {
   OrderedLowerBound bound;
   const FunctionInfo& info = module.functions[function];
   if (info.instructionCount == 0) return bound;
   flow::FunctionFlow& flow = flows.flowOfFunction(function);
-  std::vector<RegisterAccesses> accesses(info.instructionCount);
-  for (std::uint32_t i = info.firstInstruction; i < info.firstInstruction + info.instructionCount; ++i) {
-    accesses[i - info.firstInstruction] = registerAccessesOf(module, flow, i);
-  }
   std::vector<int> depends(info.instructionCount, -1);  // Latest ordered instruction it waits for.
   for (const flow::BasicBlock& block : flow.blocks()) {
     std::vector<std::uint32_t> ordered;  // Instructions of the block that keep their order.

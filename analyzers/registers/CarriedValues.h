@@ -23,9 +23,17 @@ struct CarriedLowerBound {
   std::uint32_t headInstruction = UINT32_MAX;  // First instruction of that loop's head block.
 };
 
+// The registers each instruction of a function reads and surely writes, computed once for
+// both bounds below.
+struct RegisterAccesses {
+  std::vector<flow::RegisterKey> reads, writes;
+};
+using FunctionRegisterAccesses = std::vector<RegisterAccesses>;  // Per instruction of the function.
+FunctionRegisterAccesses registerAccessesOf(const Module& module, flow::FlowCache& flows, std::size_t function);
+
 // The most 32-bit floating-point registers live across one loop head of the function.
-CarriedLowerBound carriedLowerBound(const Module& module, flow::FlowCache& flows,
-                                    std::size_t function);
+CarriedLowerBound carriedLowerBound(const Module& module, flow::FlowCache& flows, std::size_t function,
+                                    const FunctionRegisterAccesses& accesses);
 
 // The second sure cost: instructions ptxas keeps in order (volatile, strong and atomic memory
 // operations, fences, barriers). A value such an instruction writes, whose last use in the
@@ -36,7 +44,7 @@ struct OrderedLowerBound {
   std::uint32_t units = 0;
   std::uint32_t instruction = UINT32_MAX;  // The ordered instruction they are all alive across.
 };
-OrderedLowerBound orderedLowerBound(const Module& module, flow::FlowCache& flows,
-                                    std::size_t function);
+OrderedLowerBound orderedLowerBound(const Module& module, flow::FlowCache& flows, std::size_t function,
+                                    const FunctionRegisterAccesses& accesses);
 
 }  // namespace ptx::registers
