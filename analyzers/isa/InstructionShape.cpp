@@ -212,7 +212,7 @@ class FormChecker {
     bool predicateOnly = forcePredicate || (!hasKind(spec, kOperandRegister | kOperandValuePredicatePair) &&
                                             hasKind(spec, kOperandPredicate | kOperandNegatedPredicate |
                                                               kOperandPredicatePair));
-    std::string wanted = predicateOnly ? std::string(spellingOf(Modifier::Pred)) : type;
+    std::string_view wanted = predicateOnly ? spellingOf(Modifier::Pred) : std::string_view(type);
     if (wanted.empty() || registerTypeFits(wanted, symbol.type, spec.relax)) return;
     std::string message = operandText(position);
     message += ": register ";
