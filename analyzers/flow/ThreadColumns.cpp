@@ -210,6 +210,34 @@ ThreadEvaluator::Column ThreadEvaluator::computeDefinitionColumn(std::uint32_t d
   column.uniform = false;
   column.lanes.resize(threads);
   column.lanes[0] = first;
+  if (!guardColumn && !load && thread_values::viaBinaryResult(op.operation) && source[1] != nullptr &&
+      source[2] != nullptr) {
+    // The common case (an address's addition or shift): the operation lane by lane, its two
+    // source columns read directly.
+    const Column& x = *source[1];
+    const Column& y = *source[2];
+    for (std::size_t lane = 1; lane < threads; ++lane) {
+      auto a = x.at(lane);
+      auto b = y.at(lane);
+      column.lanes[lane] = a && b ? binaryResult(op, *a, *b) : std::nullopt;
+    }
+    return column;
+  }
+  const bool adds = op.operation == IntegerOperation::Mad || op.operation == IntegerOperation::Mad24;
+  const bool multiplies = adds || op.operation == IntegerOperation::Mul || op.operation == IntegerOperation::Mul24;
+  if (!guardColumn && !load && multiplies && !op.high && source[1] != nullptr && source[2] != nullptr &&
+      (!adds || source[3] != nullptr)) {
+    // A product's low half (mul.lo, mul.wide, mad.lo), as operationResult computes it.
+    const Column& x = *source[1];
+    const Column& y = *source[2];
+    for (std::size_t lane = 1; lane < threads; ++lane) {
+      auto a = x.at(lane);
+      auto b = y.at(lane);
+      std::optional<std::uint64_t> addend = adds ? source[3]->at(lane) : std::optional<std::uint64_t>(0);
+      column.lanes[lane] = a && b && addend ? std::optional(lowProduct(op, *a, *b, *addend)) : std::nullopt;
+    }
+    return column;
+  }
   for (std::size_t lane = 1; lane < threads; ++lane) column.lanes[lane] = laneValue(lane);
   return column;
 }

@@ -30,6 +30,20 @@ inline std::uint64_t uniformValue(std::uint64_t identity, std::uint64_t seed) {
 // and the definition behind it) before calling a value unknown.
 constexpr int kMaxDepth = 48;
 
+// Whether operationResult computes `operation` as binaryResult of operands 1 and 2 (both read,
+// unknown when either is).
+inline bool viaBinaryResult(IntegerOperation operation) {
+  using Operation = IntegerOperation;
+  switch (operation) {
+    case Operation::Mapa: case Operation::Mov: case Operation::Cvta: case Operation::Cvt: case Operation::Setp:
+    case Operation::Selp: case Operation::Not: case Operation::Neg: case Operation::Mul: case Operation::Mad:
+    case Operation::Mul24: case Operation::Mad24:
+      return false;
+    default:
+      return true;
+  }
+}
+
 // What an integer operation other than a load computes, with `source(k)` giving the value of
 // operand k (asked only for the operands the operation reads, in the order it reads them), or
 // nullopt when the evaluator does not follow it.
