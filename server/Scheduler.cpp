@@ -193,24 +193,29 @@ void Scheduler::workerLoop() {
       }
       continue;
     }
+    bool releasedFull = false;
     if (job->kind == JobKind::Latest) {
-      runLatest(job->uri, lock);
+      releasedFull = runLatest(job->uri, lock);
     } else {
       runFull(job->uri, lock);
+      releasedFull = true;
     }
     // Another worker may be waiting for the document this one just released.
     wake_.notify_all();
     idle_.notify_all();
-    // The analysis a job replaced is freed by now (the job's own references are gone): hand
-    // its pages back, unlocked, so that the next analysis does not grow the heap beside
-    // fragments of the last one.
-    lock.unlock();
-    returnFreedMemory();
-    lock.lock();
+    // A full analysis a job replaced is freed by now (the job's own references are gone):
+    // hand its pages back, unlocked, so that the next one does not grow the heap beside its
+    // fragments. Not after every edit's re-check: its pages are wanted again at once, and
+    // faulting them back in costs the next keystroke.
+    if (releasedFull) {
+      lock.unlock();
+      returnFreedMemory();
+      lock.lock();
+    }
   }
 }
 
-void Scheduler::runLatest(const std::string& uri, std::unique_lock<std::mutex>& lock) {
+bool Scheduler::runLatest(const std::string& uri, std::unique_lock<std::mutex>& lock) {
   Entry& entry = entries_.find(uri)->second;
   entry.analyzing = true;
   bool relint = entry.needsRelint;
@@ -235,15 +240,16 @@ void Scheduler::runLatest(const std::string& uri, std::unique_lock<std::mutex>& 
 
   lock.lock();
   auto it = entries_.find(uri);
-  if (it == entries_.end() || it->second.generation != generation) return;  // Closed meanwhile.
+  if (it == entries_.end() || it->second.generation != generation) return false;  // Closed meanwhile.
   Entry& current = it->second;
   if (!analysis) {
     current.analyzing = false;
     current.document->forgetEdits();
     current.due = Clock::now() + std::chrono::seconds(1);
-    return;
+    return false;
   }
   current.latest = analysis;
+  bool releasedFull = analysis->isFull();
   if (analysis->isFull()) {
     current.full = analysis;
     current.wantFull = false;
@@ -253,13 +259,17 @@ void Scheduler::runLatest(const std::string& uri, std::unique_lock<std::mutex>& 
     // A full analysis of an older version answers no request (they need the current version,
     // and module-level names are in the incremental model too); kept, its model stood beside
     // the next full analysis's, a second copy of the largest thing the server holds.
-    if (current.full && current.full->version < analysis->version) current.full.reset();
+    if (current.full && current.full->version < analysis->version) {
+      current.full.reset();
+      releasedFull = true;
+    }
   }
   lock.unlock();
   listener_(uri, analysis);
   lock.lock();
   // Still "analyzing" until the listener has published: waitIdle must not return in between.
   finishJob(uri, generation, &Entry::analyzing);
+  return releasedFull;
 }
 
 void Scheduler::runFull(const std::string& uri, std::unique_lock<std::mutex>& lock) {

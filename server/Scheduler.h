@@ -104,7 +104,8 @@ class Scheduler {
   void workerLoop();
   std::optional<Job> nextJob(std::chrono::steady_clock::time_point now,
                              std::chrono::steady_clock::time_point& wakeAt);
-  void runLatest(const std::string& uri, std::unique_lock<std::mutex>& lock);
+  // Whether a full analysis was stored or let go (what returnFreedMemory is worth running for).
+  bool runLatest(const std::string& uri, std::unique_lock<std::mutex>& lock);
   void runFull(const std::string& uri, std::unique_lock<std::mutex>& lock);
   bool busy() const;
   // Clears a job's flag once its listener call is over (the entry may be gone by then).
