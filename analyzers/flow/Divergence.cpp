@@ -99,11 +99,7 @@ std::uint8_t Divergence::ofRead(std::uint32_t instruction, const InstructionOper
       for (std::uint32_t e = 0; e < operand.elementCount; ++e) registerDivergence(module_.operands[operand.firstElement + e]);
       break;
     case OperandShape::NegatedPredicate: {
-      InstructionOperand reg = operand;
-      reg.shape = OperandShape::Register;
-      std::string_view spelled = textOf(operand.range);
-      std::size_t start = spelled.find_first_not_of("! \t");
-      if (start != std::string_view::npos) reg.range.begin += static_cast<std::uint32_t>(start);
+      InstructionOperand reg = flow_.negatedRegisterOf(operand);
       registerDivergence(reg);
       break;
     }

@@ -662,6 +662,15 @@ std::optional<InstructionOperand> FunctionFlow::baseRegisterOf(const Instruction
   return base;
 }
 
+InstructionOperand FunctionFlow::negatedRegisterOf(const InstructionOperand& negated) const {
+  InstructionOperand reg = negated;
+  reg.shape = OperandShape::Register;
+  std::string_view spelled = textOf(negated.range);
+  std::size_t start = spelled.find_first_not_of("! \t");
+  if (start != std::string_view::npos) reg.range.begin += static_cast<std::uint32_t>(start);
+  return reg;
+}
+
 std::optional<InstructionOperand> FunctionFlow::guardRegisterOf(const InstructionSite& site) const {
   if (!site.isGuarded() || site.guardSymbol == kNoSymbol) return std::nullopt;
   std::string_view spelled = textOf(site.guard);

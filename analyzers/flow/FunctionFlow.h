@@ -107,6 +107,9 @@ class FunctionFlow {
   // `@%p1` / `@!%p1`: the guard predicate as a Register operand, if the instruction has one.
   std::optional<InstructionOperand> guardRegisterOf(const InstructionSite& site) const;
 
+  // `!%p1`: the predicate register as a Register operand spanning its spelling.
+  InstructionOperand negatedRegisterOf(const InstructionOperand& negated) const;
+
   // The register an operand names (a Register operand, or an element of a vector), if any.
   std::optional<RegisterKey> registerOf(const InstructionOperand& operand) const;
 

@@ -71,16 +71,12 @@ ThreadEvaluator::ColumnRef ThreadEvaluator::columnOfOperand(std::uint32_t instru
     case OperandShape::Register: {
       OperandRead* read = operandRead(instruction, operand);
       if (read == nullptr) read = rebuiltRead(instruction, operand);
-      if (read != nullptr) return columnOfRead(instruction, *read, seed, depth);
+      if (read != nullptr) return columnOfRead(*read, seed, depth);
       if (auto key = flow_.registerOf(operand)) return columnOfReaching(*key, reachingAt(instruction, *key), seed, depth);
       return result;
     }
     case OperandShape::NegatedPredicate: {
-      InstructionOperand reg = operand;
-      reg.shape = OperandShape::Register;
-      std::string_view spelled = textOf(operand.range);
-      std::size_t start = spelled.find_first_not_of("! \t");
-      if (start != std::string_view::npos) reg.range.begin += static_cast<std::uint32_t>(start);
+      InstructionOperand reg = flow_.negatedRegisterOf(operand);
       ColumnRef inner = columnOfOperand(instruction, reg, seed, depth + 1);
       const Column& column = inner.get();
       auto negate = [](std::optional<std::uint64_t> v) {
@@ -119,10 +115,8 @@ ThreadEvaluator::ColumnRef ThreadEvaluator::columnOfOperand(std::uint32_t instru
   }
 }
 
-ThreadEvaluator::ColumnRef ThreadEvaluator::columnOfRead(std::uint32_t instruction, const OperandRead& read,
-                                                         SeedColumns& seed, int depth) {
+ThreadEvaluator::ColumnRef ThreadEvaluator::columnOfRead(const OperandRead& read, SeedColumns& seed, int depth) {
   if (depth > kMaxDepth || !read.reg) return {};
-  (void)instruction;
   return columnOfReaching(*read.reg, read.reaching, seed, depth);
 }
 
@@ -171,7 +165,7 @@ ThreadEvaluator::Column ThreadEvaluator::computeDefinitionColumn(std::uint32_t d
   std::optional<ColumnRef> guardColumn, previous;
   if (guard) {
     guardColumn.emplace(plan != nullptr && plan->guard != nullptr
-                            ? columnOfRead(def.instruction, *plan->guard, seed, depth + 1)
+                            ? columnOfRead(*plan->guard, seed, depth + 1)
                             : columnOfOperand(def.instruction, *guard, seed, depth + 1));
   }
   const bool load = op.operation == Operation::Ld || op.operation == Operation::Ldu;
@@ -248,7 +242,7 @@ std::vector<std::optional<bool>> ThreadEvaluator::guardHoldsForThreads(std::uint
   SitePlan* plan = guardPlan(instruction);
   std::optional<InstructionOperand> guard = plan != nullptr ? plan->guardOperand : flow_.guardRegisterOf(site);
   if (!guard) return holds;
-  ColumnRef value = plan != nullptr && plan->guard != nullptr ? columnOfRead(instruction, *plan->guard, seed, 0)
+  ColumnRef value = plan != nullptr && plan->guard != nullptr ? columnOfRead(*plan->guard, seed, 0)
                                                               : columnOfOperand(instruction, *guard, seed, 0);
   const Column& column = value.get();
   for (std::size_t lane = 0; lane < holds.size(); ++lane) {
@@ -305,38 +299,20 @@ std::vector<std::optional<bool>> ThreadEvaluator::executesForThreads(std::uint32
 ThreadEvaluator::Lanes ThreadEvaluator::addressForThreads(std::uint32_t instruction, const InstructionOperand& address,
                                                           std::uint64_t seedValue) {
   Lanes lanes(columnThreads_.size());
-  if (address.shape != OperandShape::Address) return lanes;
+  AddressParts parts = addressParts(instruction, address);
+  if (!parts.known) return lanes;
   SeedColumns& seed = columnsFor(seedValue);
-  SitePlan* plan = sitePlan(instruction);
-  if (plan != nullptr && (!plan->baseResolved || plan->baseOf != address.range.begin)) {
-    plan->baseResolved = true;
-    plan->baseOf = address.range.begin;
-    plan->baseOperand = flow_.baseRegisterOf(address);
-    plan->base = plan->baseOperand ? rebuiltRead(instruction, *plan->baseOperand) : nullptr;
-  }
-  std::optional<InstructionOperand> base = plan != nullptr ? plan->baseOperand : flow_.baseRegisterOf(address);
   ColumnRef value;
-  if (base) {
-    value = plan != nullptr && plan->base != nullptr ? columnOfRead(instruction, *plan->base, seed, 0)
-                                                     : columnOfOperand(instruction, *base, seed, 0);
-  } else if (address.symbol != kNoSymbol) {
-    value.own.value = uniformValue(0x5100000000ull + address.symbol, seed.seed);
+  if (!parts.base) {
+    value.own.value = uniformValue(0x5100000000ull + parts.symbol, seed.seed);
   } else {
-    return lanes;  // `[0x100]` and the like: not a variable the model places.
-  }
-  std::uint64_t offset = 0;
-  if (address.offset.end > address.offset.begin) {
-    InstructionOperand offsetOperand;
-    offsetOperand.shape = OperandShape::Expression;
-    offsetOperand.range = address.offset;
-    auto constant = constantOf(instruction, offsetOperand, address);
-    if (!constant) return lanes;
-    offset = *constant;
+    value = parts.baseRead != nullptr ? columnOfRead(*parts.baseRead, seed, 0)
+                                      : columnOfOperand(instruction, *parts.base, seed, 0);
   }
   const Column& column = value.get();
   for (std::size_t lane = 0; lane < lanes.size(); ++lane) {
     auto v = column.at(lane);
-    if (v) lanes[lane] = *v + offset;
+    if (v) lanes[lane] = *v + parts.offset;
   }
   return lanes;
 }

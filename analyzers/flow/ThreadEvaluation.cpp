@@ -77,8 +77,19 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluate(std::uint32_t instruction
 std::optional<std::uint64_t> ThreadEvaluator::evaluateAddress(std::uint32_t instruction,
                                                               const InstructionOperand& address,
                                                               const ThreadCoordinates& thread, std::uint64_t seed) {
-  if (address.shape != OperandShape::Address) return std::nullopt;
-  std::uint64_t value = 0;
+  AddressParts parts = addressParts(instruction, address);
+  if (!parts.known) return std::nullopt;
+  if (!parts.base) return uniformValue(0x5100000000ull + parts.symbol, seed) + parts.offset;
+  auto baseValue = parts.baseRead != nullptr ? evaluateRead(instruction, *parts.baseRead, thread, seed, 0)
+                                             : evaluateOperand(instruction, *parts.base, thread, seed, 0);
+  if (!baseValue) return std::nullopt;
+  return *baseValue + parts.offset;
+}
+
+ThreadEvaluator::AddressParts ThreadEvaluator::addressParts(std::uint32_t instruction,
+                                                            const InstructionOperand& address) {
+  AddressParts parts;
+  if (address.shape != OperandShape::Address) return parts;
   SitePlan* plan = sitePlan(instruction);
   if (plan != nullptr && (!plan->baseResolved || plan->baseOf != address.range.begin)) {
     plan->baseResolved = true;
@@ -86,26 +97,22 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateAddress(std::uint32_t inst
     plan->baseOperand = flow_.baseRegisterOf(address);
     plan->base = plan->baseOperand ? rebuiltRead(instruction, *plan->baseOperand) : nullptr;
   }
-  std::optional<InstructionOperand> base = plan != nullptr ? plan->baseOperand : flow_.baseRegisterOf(address);
-  if (base) {
-    auto baseValue = plan != nullptr && plan->base != nullptr ? evaluateRead(instruction, *plan->base, thread, seed, 0)
-                                                              : evaluateOperand(instruction, *base, thread, seed, 0);
-    if (!baseValue) return std::nullopt;
-    value = *baseValue;
-  } else if (address.symbol != kNoSymbol) {
-    value = uniformValue(0x5100000000ull + address.symbol, seed);
-  } else {
-    return std::nullopt;  // `[0x100]` and the like: not a variable the model places.
+  parts.base = plan != nullptr ? plan->baseOperand : flow_.baseRegisterOf(address);
+  parts.baseRead = plan != nullptr ? plan->base : nullptr;
+  if (!parts.base) {
+    if (address.symbol == kNoSymbol) return parts;  // `[0x100]` and the like.
+    parts.symbol = address.symbol;
   }
   if (address.offset.end > address.offset.begin) {
     InstructionOperand offsetOperand;
     offsetOperand.shape = OperandShape::Expression;
     offsetOperand.range = address.offset;
     auto constant = constantOf(instruction, offsetOperand, address);
-    if (!constant) return std::nullopt;
-    value += *constant;
+    if (!constant) return parts;
+    parts.offset = *constant;
   }
-  return value;
+  parts.known = true;
+  return parts;
 }
 
 std::optional<std::uint64_t> ThreadEvaluator::constantOf(std::uint32_t instruction, const InstructionOperand& operand,
@@ -134,11 +141,7 @@ std::optional<std::uint64_t> ThreadEvaluator::evaluateOperand(std::uint32_t inst
       return std::nullopt;
     }
     case OperandShape::NegatedPredicate: {
-      InstructionOperand reg = operand;
-      reg.shape = OperandShape::Register;
-      std::string_view spelled = textOf(operand.range);
-      std::size_t start = spelled.find_first_not_of("! \t");
-      if (start != std::string_view::npos) reg.range.begin += static_cast<std::uint32_t>(start);
+      InstructionOperand reg = flow_.negatedRegisterOf(operand);
       auto value = evaluateOperand(instruction, reg, thread, seed, depth + 1);
       if (!value) return std::nullopt;
       return (*value & 1) ^ 1;

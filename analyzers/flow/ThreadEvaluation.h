@@ -175,7 +175,7 @@ class ThreadEvaluator {
   void collapse(Column& column) const;
   ColumnRef columnOfOperand(std::uint32_t instruction, const InstructionOperand& operand, SeedColumns& seed,
                             int depth);
-  ColumnRef columnOfRead(std::uint32_t instruction, const OperandRead& read, SeedColumns& seed, int depth);
+  ColumnRef columnOfRead(const OperandRead& read, SeedColumns& seed, int depth);
   ColumnRef columnOfReaching(RegisterKey reg, const std::vector<std::uint32_t>& reaching, SeedColumns& seed,
                              int depth);
   ColumnRef columnOfDefinition(std::uint32_t definition, SeedColumns& seed, int depth);
@@ -279,6 +279,18 @@ class ThreadEvaluator {
     OperandRead* base = nullptr;
   };
   SitePlan* sitePlan(std::uint32_t instruction);
+  // What an address `[base+offset]` is evaluated from, the same for every thread: its base
+  // register (with the read resolved for it, kept in the instruction's plan) or the variable
+  // it names, and its constant offset. `known` is false for `[0x100]` and the like (not a
+  // variable the model places) and for an offset the model cannot fold.
+  struct AddressParts {
+    bool known = false;
+    std::optional<InstructionOperand> base;
+    OperandRead* baseRead = nullptr;  // Null when the instruction is outside the function.
+    SymbolId symbol = kNoSymbol;
+    std::uint64_t offset = 0;
+  };
+  AddressParts addressParts(std::uint32_t instruction, const InstructionOperand& address);
   SitePlan* guardPlan(std::uint32_t instruction);
   std::vector<std::uint32_t> sitePlanIndex_;  // Per instruction: 1 + index into sitePlans_, 0 for none.
   std::deque<SitePlan> sitePlans_;
