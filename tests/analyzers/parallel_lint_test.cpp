@@ -32,15 +32,6 @@ LintOptions parallelOptions() {
   return options;
 }
 
-std::string range(ByteRange r) {
-  std::string out = "[";
-  out += std::to_string(r.begin);
-  out += ',';
-  out += std::to_string(r.end);
-  out += ')';
-  return out;
-}
-
 // The first difference between two trees (every node, named or not: symbol, byte range,
 // points, field, flags), or empty when they are the same.
 std::string treeDifference(const SyntaxTree& a, const SyntaxTree& b) {
@@ -126,7 +117,7 @@ std::string moduleDifference(const Module& a, const Module& b) {
     const Reference& y = b.references[i];
     if (x.range != y.range || x.target != y.target || x.role != y.role || x.predefined != y.predefined ||
         x.inDamagedCode != y.inDamagedCode) {
-      return "reference " + std::to_string(i) + " at " + range(x.range);
+      return "reference " + std::to_string(i) + " at " + test::rangeText(x.range);
     }
   }
   for (std::size_t i = 0; i < a.instructions.size(); ++i) {
@@ -137,7 +128,7 @@ std::string moduleDifference(const Module& a, const Module& b) {
         x.operandCount != y.operandCount || x.scope != y.scope || x.guard != y.guard || x.guardSymbol != y.guardSymbol ||
         x.guardNegated != y.guardNegated || x.isCall != y.isCall || x.callReturnCount != y.callReturnCount ||
         x.callee != y.callee || x.calleeRange != y.calleeRange || x.callTargets != y.callTargets) {
-      return "instruction " + std::to_string(i) + " at " + range(x.statement);
+      return "instruction " + std::to_string(i) + " at " + test::rangeText(x.statement);
     }
   }
   for (std::size_t i = 0; i < a.operands.size(); ++i) {
@@ -145,7 +136,7 @@ std::string moduleDifference(const Module& a, const Module& b) {
     const InstructionOperand& y = b.operands[i];
     if (x.shape != y.shape || x.range != y.range || x.symbol != y.symbol || x.firstElement != y.firstElement ||
         x.elementCount != y.elementCount || x.offset != y.offset) {
-      return "operand " + std::to_string(i) + " at " + range(x.range);
+      return "operand " + std::to_string(i) + " at " + test::rangeText(x.range);
     }
   }
   if (a.modifiers != b.modifiers) return "modifiers";

@@ -118,101 +118,101 @@ std::vector<fs::path> sampleFiles() {
   return files;
 }
 
-}  // namespace
-
-TEST_CASE("Thread columns: every thread's answers at once equal the answers asked thread by thread",
-          "[flow][races]") {
+// Calls check(text, module, function) for every function with instructions of every sampled
+// file.
+template <typename Check>
+void forEachSampledFunction(Check&& check) {
   std::vector<fs::path> files = sampleFiles();
   REQUIRE(files.size() >= 20);  // The project's own corpus at least.
-  std::size_t compared = 0, threadDependent = 0;
   for (const fs::path& path : files) {
     INFO(path.string());
     std::string text = test::readMaybeCompressed(path);
     SyntaxTree tree = parseSyntax(text);
     Module module = buildModule(text, tree);
     for (std::size_t f = 0; f < module.functions.size(); ++f) {
-      const FunctionInfo& info = module.functions[f];
-      if (info.instructionCount == 0) continue;
-      FunctionFlow flow(text, module, f);
-      ThreadModel byThread(text, module, flow);
-      ThreadModel byColumns(text, module, flow);
-      std::vector<ThreadCoordinates> threads = threadSet(byThread.launch());
-      byColumns.useThreads(threads);
-      // The accesses' addresses, in order. Thread by thread, each thread's accesses are asked
-      // one after the other, as the race search did: the memo of one thread's values then
-      // serves its later accesses (a long chain of address increments is followed from the
-      // previous access's value, not from the start, where the depth limit would cut it).
-      std::vector<std::pair<std::uint32_t, const InstructionOperand*>> accesses;
-      for (std::uint32_t i = info.firstInstruction; i < info.firstInstruction + info.instructionCount; ++i) {
-        const InstructionSite& site = module.instructions[i];
-        for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
-          if (module.operands[o].shape == OperandShape::Address) accesses.push_back({i, &module.operands[o]});
-        }
-      }
-      for (std::uint8_t divergence : {kVariesInCta, std::uint8_t(kVariesInCta | kVariesAcrossCtas)}) {
-        for (std::uint64_t seed : kProofSeeds) {
-          std::vector<std::vector<std::optional<bool>>> runs;
-          std::vector<std::vector<std::optional<std::uint64_t>>> addresses;
-          for (const auto& [i, address] : accesses) {
-            runs.push_back(byColumns.executesForThreads(i, seed, divergence));
-            addresses.push_back(byColumns.addressForThreads(i, *address, seed));
-            REQUIRE(runs.back().size() == threads.size());
-            REQUIRE(addresses.back().size() == threads.size());
-          }
-          std::vector<std::set<std::uint64_t>> distinct(accesses.size());
-          for (std::size_t t = 0; t < threads.size(); ++t) {
-            for (std::size_t a = 0; a < accesses.size(); ++a) {
-              const auto& [i, address] = accesses[a];
-              const InstructionSite& site = module.instructions[i];
-              INFO("instruction " << i << ", thread " << t << ", seed " << seed << ": `"
-                                  << text.substr(site.statement.begin, site.statement.end - site.statement.begin)
-                                  << "`");
-              auto executes = byThread.executes(i, threads[t], seed, divergence);
-              REQUIRE(runs[a][t] == executes);
-              if (executes != std::optional<bool>(true)) continue;
-              auto value = byThread.evaluateAddress(i, *address, threads[t], seed);
-              REQUIRE(addresses[a][t] == value);
-              if (value) distinct[a].insert(*value);
-            }
-          }
-          compared += accesses.size();
-          for (const auto& values : distinct) threadDependent += values.size() > 1 ? 1 : 0;
-        }
-      }
-      byColumns.releaseThreads();
+      if (module.functions[f].instructionCount > 0) check(std::string_view(text), module, f);
     }
   }
+}
+
+}  // namespace
+
+TEST_CASE("Thread columns: every thread's answers at once equal the answers asked thread by thread",
+          "[flow][races]") {
+  std::size_t compared = 0, threadDependent = 0;
+  forEachSampledFunction([&](std::string_view text, const Module& module, std::size_t f) {
+    const FunctionInfo& info = module.functions[f];
+    FunctionFlow flow(text, module, f);
+    ThreadModel byThread(text, module, flow);
+    ThreadModel byColumns(text, module, flow);
+    std::vector<ThreadCoordinates> threads = threadSet(byThread.launch());
+    byColumns.useThreads(threads);
+    // The accesses' addresses, in order. Thread by thread, each thread's accesses are asked
+    // one after the other, as the race search did: the memo of one thread's values then
+    // serves its later accesses (a long chain of address increments is followed from the
+    // previous access's value, not from the start, where the depth limit would cut it).
+    std::vector<std::pair<std::uint32_t, const InstructionOperand*>> accesses;
+    for (std::uint32_t i = info.firstInstruction; i < info.firstInstruction + info.instructionCount; ++i) {
+      const InstructionSite& site = module.instructions[i];
+      for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
+        if (module.operands[o].shape == OperandShape::Address) accesses.push_back({i, &module.operands[o]});
+      }
+    }
+    for (std::uint8_t divergence : {kVariesInCta, std::uint8_t(kVariesInCta | kVariesAcrossCtas)}) {
+      for (std::uint64_t seed : kProofSeeds) {
+        std::vector<std::vector<std::optional<bool>>> runs;
+        std::vector<std::vector<std::optional<std::uint64_t>>> addresses;
+        for (const auto& [i, address] : accesses) {
+          runs.push_back(byColumns.executesForThreads(i, seed, divergence));
+          addresses.push_back(byColumns.addressForThreads(i, *address, seed));
+          REQUIRE(runs.back().size() == threads.size());
+          REQUIRE(addresses.back().size() == threads.size());
+        }
+        std::vector<std::set<std::uint64_t>> distinct(accesses.size());
+        for (std::size_t t = 0; t < threads.size(); ++t) {
+          for (std::size_t a = 0; a < accesses.size(); ++a) {
+            const auto& [i, address] = accesses[a];
+            const InstructionSite& site = module.instructions[i];
+            INFO("instruction " << i << ", thread " << t << ", seed " << seed << ": `"
+                                << text.substr(site.statement.begin, site.statement.end - site.statement.begin)
+                                << "`");
+            auto executes = byThread.executes(i, threads[t], seed, divergence);
+            REQUIRE(runs[a][t] == executes);
+            if (executes != std::optional<bool>(true)) continue;
+            auto value = byThread.evaluateAddress(i, *address, threads[t], seed);
+            REQUIRE(addresses[a][t] == value);
+            if (value) distinct[a].insert(*value);
+          }
+        }
+        compared += accesses.size();
+        for (const auto& values : distinct) threadDependent += values.size() > 1 ? 1 : 0;
+      }
+    }
+    byColumns.releaseThreads();
+  });
   INFO(compared << " address questions, " << threadDependent << " with addresses that differ by thread");
   CHECK(compared > 10000);
   CHECK(threadDependent > 1000);
 }
 
 TEST_CASE("Reaching definitions: the backward search and the whole solve equal the plain dataflow", "[flow]") {
-  std::vector<fs::path> files = sampleFiles();
-  REQUIRE(files.size() >= 20);  // The project's own corpus at least.
   std::size_t merged = 0;
-  for (const fs::path& path : files) {
-    INFO(path.string());
-    std::string text = test::readMaybeCompressed(path);
-    SyntaxTree tree = parseSyntax(text);
-    Module module = buildModule(text, tree);
-    for (std::size_t f = 0; f < module.functions.size(); ++f) {
-      const FunctionInfo& info = module.functions[f];
-      if (info.instructionCount == 0 || info.instructionCount > 3000) continue;
-      FunctionFlow flow(text, module, f);
-      ReferenceReaching reference(flow);
-      for (std::uint32_t i = info.firstInstruction; i < info.firstInstruction + info.instructionCount; ++i) {
-        const InstructionSite& site = module.instructions[i];
-        for (std::uint32_t o = site.firstOperand + 1; o < site.firstOperand + site.operandCount; ++o) {
-          auto reg = flow.registerOf(module.operands[o]);
-          if (!reg) continue;
-          auto expected = reference.at(i, *reg);
-          REQUIRE(flow.reachingDefinitions(i, *reg) == expected);
-          if (expected.size() >= 2) ++merged;
-        }
+  forEachSampledFunction([&](std::string_view text, const Module& module, std::size_t f) {
+    const FunctionInfo& info = module.functions[f];
+    if (info.instructionCount > 3000) return;
+    FunctionFlow flow(text, module, f);
+    ReferenceReaching reference(flow);
+    for (std::uint32_t i = info.firstInstruction; i < info.firstInstruction + info.instructionCount; ++i) {
+      const InstructionSite& site = module.instructions[i];
+      for (std::uint32_t o = site.firstOperand + 1; o < site.firstOperand + site.operandCount; ++o) {
+        auto reg = flow.registerOf(module.operands[o]);
+        if (!reg) continue;
+        auto expected = reference.at(i, *reg);
+        REQUIRE(flow.reachingDefinitions(i, *reg) == expected);
+        if (expected.size() >= 2) ++merged;
       }
     }
-  }
+  });
   INFO(merged << " reads reached by several definitions");
   CHECK(merged > 1000);
 }

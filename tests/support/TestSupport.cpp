@@ -62,8 +62,6 @@ std::string kernel(std::string_view body) {
          std::string(body) + "\n}\n";
 }
 
-namespace {
-
 std::string rangeText(ByteRange r) {
   std::string out = "[";
   out += std::to_string(r.begin);
@@ -72,8 +70,6 @@ std::string rangeText(ByteRange r) {
   out += ')';
   return out;
 }
-
-}  // namespace
 
 // (Appended piece by piece: GCC 12 warns, falsely, on `"literal" + std::string`.)
 std::string describeEveryField(const std::vector<Diagnostic>& diagnostics) {

@@ -34,6 +34,8 @@ std::string kernel(std::string_view body);
 // Every field of every diagnostic (rule, severity, category, range, message, related
 // locations, fixes), one per line: for tests that require two lints to agree exactly.
 std::string describeEveryField(const std::vector<Diagnostic>& diagnostics);
+// "[begin,end)".
+std::string rangeText(ByteRange range);
 
 // The PTX files (.ptx, .ptx.xz) under the shared corpus, when present, and under each of
 // `projectFolders` (relative to the source tree), sorted.
