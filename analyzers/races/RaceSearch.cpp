@@ -404,24 +404,27 @@ std::vector<Witness> findRaces(const RuleContext& context, std::size_t function,
   for (Table& table : tables) {
     table.address.assign(std::size(kSeeds), std::vector<std::optional<std::uint64_t>>(threads.size()));
   }
-  // Evaluated thread by thread (cluster accesses), the threads go column by column: those that
-  // share %tid.x one after the other,
-  // then the same thread of the other CTA next to each other, so that the evaluator's memo of a
-  // value that reads only some coordinates serves the threads that agree on them. The order
-  // decides nothing else: each address is a function of its thread and seed.
   const std::size_t perCta = space == Space::Shared ? threads.size() : threads.size() / 2;
-  std::vector<std::uint32_t> evaluationOrder(threads.size());
-  for (std::uint32_t t = 0; t < threads.size(); ++t) evaluationOrder[t] = t;
-  std::stable_sort(evaluationOrder.begin(), evaluationOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const flow::ThreadCoordinates& p = threads[a];
-    const flow::ThreadCoordinates& q = threads[b];
-    return std::tie(p.tid[0], p.tid[2], p.tid[1]) < std::tie(q.tid[0], q.tid[2], q.tid[1]);
-  });
   // Shared and global memory: every thread's answers at once, each value computed once for
   // all of them (ThreadModel::executesForThreads). Cluster accesses also name the CTA a mapa
   // reaches, asked per thread below.
   const bool byColumns = space != Space::Cluster;
   if (byColumns) model.useThreads(threads);
+  // Evaluated thread by thread (cluster accesses), the threads go column by column: those that
+  // share %tid.x one after the other, then the same thread of the other CTA next to each
+  // other, so that the evaluator's memo of a value that reads only some coordinates serves the
+  // threads that agree on them. The order decides nothing else: each address is a function of
+  // its thread and seed.
+  std::vector<std::uint32_t> evaluationOrder;
+  if (!byColumns) {
+    evaluationOrder.resize(threads.size());
+    for (std::uint32_t t = 0; t < threads.size(); ++t) evaluationOrder[t] = t;
+    std::stable_sort(evaluationOrder.begin(), evaluationOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
+      const flow::ThreadCoordinates& p = threads[a];
+      const flow::ThreadCoordinates& q = threads[b];
+      return std::tie(p.tid[0], p.tid[2], p.tid[1]) < std::tie(q.tid[0], q.tid[2], q.tid[1]);
+    });
+  }
   auto fill = [&](const std::vector<std::size_t>& which, std::size_t s) {
     if (byColumns) {
       for (std::size_t a : which) {
