@@ -20,20 +20,15 @@ Module Builder::build() {
   tables_.emplace_back();
   TSNode root = tree_.root();
   if (ts_node_is_null(root)) return std::move(module_);
-  TSTreeCursor cursor = ts_tree_cursor_new(root);
   std::size_t index = 0;
-  if (ts_tree_cursor_goto_first_child(&cursor)) {
-    do {
-      TSNode item = ts_tree_cursor_current_node(&cursor);
-      if (ts_node_is_extra(item) && ts_node_symbol(item) != static_cast<TSSymbol>(-1)) continue;
-      if (declarationsOnly_) {
-        items_.push_back(item);
-        cursorAtItem_.push_back(static_cast<std::uint32_t>(module_.scopes[0].symbols.size()));
-      }
-      moduleItem(item, index++);
-    } while (ts_tree_cursor_goto_next_sibling(&cursor));
-  }
-  ts_tree_cursor_delete(&cursor);
+  forEachChild(root, [&](TSNode item, TSFieldId) {
+    if (ts_node_is_extra(item) && ts_node_symbol(item) != static_cast<TSSymbol>(-1)) return;
+    if (declarationsOnly_) {
+      items_.push_back(item);
+      cursorAtItem_.push_back(static_cast<std::uint32_t>(module_.scopes[0].symbols.size()));
+    }
+    moduleItem(item, index++);
+  });
   indexPositions();
   return std::move(module_);
 }
@@ -350,32 +345,24 @@ std::vector<SymbolId> Builder::parameterList(TSNode list, ScopeId scope, bool da
   return declared;
 }
 
-// Walks a body in source order. Nested blocks are frames on an explicit stack, not
-// recursion, so 20,000 nested blocks cost no call stack.
+// Walks a body in source order. Nested blocks are entries on an explicit stack, not
+// recursion, so 20,000 nested blocks cost no call stack: a block's children are pushed in
+// reverse, and its scope is opened when it is reached, as a recursive walk would.
 void Builder::statements(TSNode body, ScopeId bodyScope, bool damaged, std::vector<PendingLabel>& pending) {
-  struct Frame {
-    TSTreeCursor cursor;
-    ScopeId scope;
-    bool started;
+  std::vector<std::pair<TSNode, ScopeId>>& stack = statementStack_;
+  std::size_t bottom = stack.size();
+  auto pushChildren = [&](TSNode block, ScopeId scope) {
+    std::size_t first = stack.size();
+    forEachChild(block, [&](TSNode statement, TSFieldId) { stack.emplace_back(statement, scope); });
+    std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(first), stack.end());
   };
-  std::vector<Frame> stack;
-  stack.push_back({ts_tree_cursor_new(body), bodyScope, false});
-  while (!stack.empty()) {
-    Frame& frame = stack.back();
-    bool hasNode = frame.started ? ts_tree_cursor_goto_next_sibling(&frame.cursor)
-                                 : ts_tree_cursor_goto_first_child(&frame.cursor);
-    frame.started = true;
-    if (!hasNode) {
-      ts_tree_cursor_delete(&frame.cursor);
-      stack.pop_back();
-      continue;
-    }
-    ScopeId scope = frame.scope;
-    TSNode statement = ts_tree_cursor_current_node(&frame.cursor);
+  pushChildren(body, bodyScope);
+  while (stack.size() > bottom) {
+    auto [statement, scope] = stack.back();
+    stack.pop_back();
     TSSymbol symbol = ts_node_symbol(statement);
     if (symbol == k_.block) {
-      ScopeId inner = newScope(scope, rangeOf(statement));
-      stack.push_back({ts_tree_cursor_new(statement), inner, false});
+      pushChildren(statement, newScope(scope, rangeOf(statement)));
       continue;
     }
     statement_(statement, symbol, scope, damaged, pending);

@@ -11,10 +11,12 @@
 #include <span>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "model/Module.h"
 #include "syntax/SyntaxKinds.h"
+#include "syntax/TreeChildren.h"
 
 namespace ptx::modelbuild {
 
@@ -76,7 +78,7 @@ class Builder {
     return text_.substr(begin, end - begin);
   }
 
-  TSNode child(TSNode node, TSFieldId field) const { return ts_node_child_by_field_id(node, field); }
+  TSNode child(TSNode node, TSFieldId field) const { return childWithField(node, field); }
 
   ScopeId newScope(ScopeId parent, ByteRange range) {
     module_.scopes.push_back({parent, range, {}, {}});
@@ -163,6 +165,10 @@ class Builder {
   const SyntaxKinds& k_;
   const SyntaxFields& f_;
   std::vector<TSNode> operandNodes_;  // Scratch space of recordInstruction.
+  // collectUses's stack of nodes to visit, with their field ids (reused).
+  std::vector<std::pair<TSNode, TSFieldId>> usesStack_;
+  // statements's stack of statements to visit, with their scopes (reused).
+  std::vector<std::pair<TSNode, ScopeId>> statementStack_;
   // Declarations pass.
   bool declarationsOnly_ = false;
   std::vector<TSNode> items_;

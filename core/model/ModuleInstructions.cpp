@@ -4,6 +4,8 @@
 // or, for labels, deferred to the end of the function.
 #include "model/ModuleBuilder.h"
 
+#include <algorithm>
+
 #include "syntax/TreeWalk.h"
 
 namespace ptx::modelbuild {
@@ -227,46 +229,38 @@ void Builder::appendElements(TSNode node, TSFieldId field, ScopeId scope, Instru
   }
 }
 
-// Visits every identifier below `node` (iteratively) as a use.
+// Visits every identifier in `node` and below as a use, in source order. Iteratively: a
+// constant expression may nest as deep as the text is long (`1+1+1+...`).
 void Builder::collectUses(TSNode node, ScopeId scope, ReferenceRole role, bool damaged,
                  std::vector<PendingLabel>* pending) {
   if (declarationsOnly_) return;  // Uses declare nothing.
-  TSTreeCursor cursor = ts_tree_cursor_new(node);
-  std::uint32_t depth = 0;
-  while (true) {
-    TSNode current = ts_tree_cursor_current_node(&cursor);
+  std::vector<std::pair<TSNode, TSFieldId>>& stack = usesStack_;
+  stack.clear();
+  stack.emplace_back(node, 0);
+  while (!stack.empty()) {
+    auto [current, field] = stack.back();
+    stack.pop_back();
     TSSymbol symbol = ts_node_symbol(current);
-    // Opaque-type initializers name fields and enum values (`filter_mode = nearest`), not
-    // symbols.
-    bool descend = symbol != k_.fieldInitializer;
     if (symbol == k_.identifier) {
-      descend = false;
-      if (ts_tree_cursor_current_field_id(&cursor) != f_.field) {
-        SymbolId target = lookup(textOf(current), scope);
-        if (target == kNoSymbol && pending != nullptr && !isPredefinedName(textOf(current))) {
-          // Possibly a label used as data (e.g. a `brx.idx` table name).
-          deferLabel(current, scope, role, damaged, *pending, false);
-        } else {
-          addReference(current, target, role, damaged);
-        }
+      // Opaque-type initializers name fields and enum values (`filter_mode = nearest`), not
+      // symbols.
+      if (field == f_.field) continue;
+      std::string_view name = textOf(current);
+      SymbolId target = lookup(name, scope);
+      if (target == kNoSymbol && pending != nullptr && !isPredefinedName(name)) {
+        // Possibly a label used as data (e.g. a `brx.idx` table name).
+        deferLabel(current, scope, role, damaged, *pending, false);
+      } else {
+        addReference(current, target, role, damaged);
       }
-    }
-    if (descend && ts_tree_cursor_goto_first_child(&cursor)) {
-      ++depth;
       continue;
     }
-    bool moved = false;
-    while (depth > 0 && !moved) {
-      if (ts_tree_cursor_goto_next_sibling(&cursor)) {
-        moved = true;
-      } else {
-        ts_tree_cursor_goto_parent(&cursor);
-        --depth;
-      }
-    }
-    if (!moved) break;
+    if (symbol == k_.fieldInitializer) continue;
+    // Children are pushed in reverse so that they are visited in source order.
+    std::size_t first = stack.size();
+    forEachChild(current, [&](TSNode child, TSFieldId childField) { stack.emplace_back(child, childField); });
+    std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(first), stack.end());
   }
-  ts_tree_cursor_delete(&cursor);
 }
 
 void Builder::use(TSNode node, ScopeId scope, ReferenceRole role, bool damaged) {
