@@ -137,7 +137,8 @@ class Builder {
   // shape of each operand.
   void instruction(TSNode node, ScopeId scope, bool damaged, std::vector<PendingLabel>& pending);
 
-  InstructionOperand shapeOf(TSNode node, ScopeId scope);
+  // `resolved`: the operand name's lookup, when the caller has made it already.
+  InstructionOperand shapeOf(TSNode node, ScopeId scope, std::optional<SymbolId> resolved = std::nullopt);
 
   // A texture/surface address's tuple, vectors flattened (see InstructionOperand).
   void appendTupleElements(TSNode address, ScopeId scope, InstructionOperand& operand);
@@ -164,7 +165,8 @@ class Builder {
   std::vector<ScopeTable> tables_;
   const SyntaxKinds& k_;
   const SyntaxFields& f_;
-  std::vector<TSNode> operandNodes_;  // Scratch space of recordInstruction.
+  std::vector<TSNode> operandNodes_;  // Scratch space of instruction().
+  std::vector<std::optional<SymbolId>> operandSymbols_;  // Their names' lookups, where made.
   // collectUses's stack of nodes to visit, with their field ids (reused).
   std::vector<std::pair<TSNode, TSFieldId>> usesStack_;
   // statements's stack of statements to visit, with their scopes (reused).

@@ -23,6 +23,7 @@ void Builder::instruction(TSNode node, ScopeId scope, bool damaged, std::vector<
   std::uint32_t callReturnCount = 0;
   auto firstModifier = static_cast<std::uint32_t>(module_.modifiers.size());
   operandNodes_.clear();
+  operandSymbols_.clear();
   forEachChild(node, [&](TSNode part, TSFieldId field) {
     if (field == f_.opcode) {
       opcode = part;
@@ -35,11 +36,15 @@ void Builder::instruction(TSNode node, ScopeId scope, bool damaged, std::vector<
       module_.modifiers.push_back(rangeOf(part));
       return;
     }
-    if (field == f_.operand && !isCall) operandNodes_.push_back(part);
+    if (field == f_.operand && !isCall) {
+      operandNodes_.push_back(part);
+      operandSymbols_.emplace_back();
+    }
     if (isCall && (field == f_.returns || field == f_.arguments)) {
       forEachChild(part, [&](TSNode value, TSFieldId valueField) {
         if (valueField != f_.value && valueField != f_.argument) return;
         operandNodes_.push_back(value);
+        operandSymbols_.emplace_back();
         if (field == f_.returns) ++callReturnCount;
       });
     }
@@ -59,6 +64,8 @@ void Builder::instruction(TSNode node, ScopeId scope, bool damaged, std::vector<
       // targets (`brx.idx %r1, $table`: the index is a register declared earlier).
       std::string_view name = textOf(part);
       SymbolId declared = lookup(name, scope);
+      // An operand's shape needs the same lookup.
+      if (!operandNodes_.empty() && operandNodes_.back().id == part.id) operandSymbols_.back() = declared;
       if (declared != kNoSymbol) {
         addReference(part, declared, ReferenceRole::Operand, damaged);
       } else if (Family family = familyNamed(op); family == Family::Bra || family == Family::Brx) {
@@ -108,19 +115,19 @@ void Builder::instruction(TSNode node, ScopeId scope, bool damaged, std::vector<
   site.operandCount = static_cast<std::uint32_t>(operandNodes_.size());
   module_.operands.resize(module_.operands.size() + operandNodes_.size());
   for (std::size_t i = 0; i < operandNodes_.size(); ++i) {
-    InstructionOperand shaped = shapeOf(operandNodes_[i], scope);
+    InstructionOperand shaped = shapeOf(operandNodes_[i], scope, operandSymbols_[i]);
     module_.operands[site.firstOperand + i] = shaped;
   }
   module_.instructions.push_back(site);
 }
 
-InstructionOperand Builder::shapeOf(TSNode node, ScopeId scope) {
+InstructionOperand Builder::shapeOf(TSNode node, ScopeId scope, std::optional<SymbolId> resolved) {
   InstructionOperand operand;
   operand.range = rangeOf(node);
   TSSymbol symbol = ts_node_symbol(node);
   if (symbol == k_.identifier) {
     std::string_view name = textOf(node);
-    operand.symbol = lookup(name, scope);
+    operand.symbol = resolved ? *resolved : lookup(name, scope);
     if (operand.symbol == kNoSymbol) {
       operand.shape = isPredefinedName(name) ? OperandShape::SpecialRegister : OperandShape::UnresolvedName;
     } else {

@@ -15,11 +15,13 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "isa/InstructionFacts.h"
 #include "isa/IsaReference.h"
 #include "syntax/SyntaxCollector.h"
 #include "syntax/SyntaxKinds.h"
+#include "syntax/TreeChildren.h"
 #include "support/ParallelFor.h"
 
 namespace ptx {
@@ -40,16 +42,6 @@ std::string toLower(std::string_view text) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
   return lower;
-}
-
-// The ancestors of the cursor's node, nearest first. tree-sitter 0.20's ts_node_parent is
-// unreliable for zero-width MISSING nodes, so ancestry comes from the cursor instead.
-std::vector<TSNode> ancestorsOf(const TSTreeCursor& cursor) {
-  std::vector<TSNode> ancestors;
-  TSTreeCursor copy = ts_tree_cursor_copy(&cursor);
-  while (ts_tree_cursor_goto_parent(&copy)) ancestors.push_back(ts_tree_cursor_current_node(&copy));
-  ts_tree_cursor_delete(&copy);
-  return ancestors;
 }
 
 // Where an error sits, phrased for a message ("in address", "at module level").
@@ -366,15 +358,26 @@ void checkOpcode(Collector& out, TSNode instruction, const SyntaxKinds& kinds) {
 
 // Walks the tree below `start`, which sits at `startDepth` (0: the root; 1: a module item).
 void walk(Collector& out, TSNode start, std::uint32_t startDepth, const SyntaxKinds& kinds, ByteRange focus) {
-  TSTreeCursor cursor = ts_tree_cursor_new(start);
-  std::uint32_t depth = startDepth;
+  // Depth first, in source order, on an explicit stack: a node's children are pushed in
+  // reverse. `path` holds the visible ancestors of the node at hand below `start`, outermost
+  // first, for the messages' context (tree-sitter 0.20's ts_node_parent is unreliable for
+  // zero-width MISSING nodes, so ancestry comes from the walk).
+  struct Pending {
+    TSNode node;
+    std::uint32_t depth;
+  };
+  std::vector<Pending> stack{{start, startDepth}};
+  std::vector<TSNode> path;
+  auto ancestors = [&] { return std::vector<TSNode>(path.rbegin(), path.rend()); };
   // One mistake at module level (a '}' that closes a body early) derails every item after
   // it until recovery finds its feet; only the first item of such a run is reported.
   // Clean items that often leak out of a broken function (its `.reg` lines) do not end
   // the run; a clean function definition or module directive does.
   bool previousTopLevelDamaged = false;
-  while (true) {
-    TSNode node = ts_tree_cursor_current_node(&cursor);
+  while (!stack.empty()) {
+    auto [node, depth] = stack.back();
+    stack.pop_back();
+    path.resize(depth - startDepth);
     TSSymbol symbol = ts_node_symbol(node);
     bool descend = false;
     bool damaged = ts_node_is_missing(node) || symbol == kinds.error || ts_node_has_error(node);
@@ -392,9 +395,9 @@ void walk(Collector& out, TSNode start, std::uint32_t startDepth, const SyntaxKi
     if (suppressed || outsideFocus) {
       // Skip the whole item.
     } else if (ts_node_is_missing(node)) {
-      reportMissing(out, node, ancestorsOf(cursor));
+      reportMissing(out, node, ancestors());
     } else if (symbol == kinds.error) {
-      reportError(out, node, ancestorsOf(cursor));
+      reportError(out, node, ancestors());
     } else {
       if (symbol == kinds.instruction) {
         checkOpcode(out, node, kinds);
@@ -403,24 +406,15 @@ void walk(Collector& out, TSNode start, std::uint32_t startDepth, const SyntaxKi
       }
       descend = ts_node_has_error(node) || kinds.containsStatements(symbol);
     }
-    if (descend && ts_tree_cursor_goto_first_child(&cursor)) {
-      ++depth;
-      continue;
-    }
-    // Next sibling, or climb until one exists.
-    bool moved = false;
-    while (!moved) {
-      if (ts_tree_cursor_goto_next_sibling(&cursor)) {
-        moved = true;
-      } else if (ts_tree_cursor_goto_parent(&cursor)) {
-        --depth;
-      } else {
-        break;
-      }
-    }
-    if (!moved) break;
+    if (!descend) continue;
+    path.push_back(node);
+    std::size_t first = stack.size();
+    forEachVisibleChildWhile(node, [&](TSNode child, TSFieldId) {
+      stack.push_back({child, depth + 1});
+      return true;
+    });
+    std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(first), stack.end());
   }
-  ts_tree_cursor_delete(&cursor);
 }
 
 }  // namespace
