@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace ptx {
 namespace {
@@ -88,11 +90,31 @@ const StateSpaceInfo* findStateSpace(std::string_view name) {
   return index.find(name);
 }
 
-const SpecialRegisterInfo* findSpecialRegister(std::string_view name) {
-  static const NameIndex<SpecialRegisterInfo> index(kSpecialRegisters);
-  if (const SpecialRegisterInfo* exact = index.find(name)) return exact;
-  // Numbered families are listed as "%first..%last" (%envreg0..%envreg31, %pm0_64..%pm7_64):
-  // the name must share the prefix and suffix and its number must lie in the range.
+namespace {
+
+// A numbered family of special registers, listed as "%first..%last" (%envreg0..%envreg31,
+// %pm0_64..%pm7_64): names with its prefix and suffix and a number in [low, high].
+struct NumberedFamily {
+  std::string_view prefix;
+  std::string_view suffix;
+  std::uint32_t low = 0;
+  std::uint32_t high = 0;
+  const SpecialRegisterInfo* entry = nullptr;
+};
+
+// The number between `prefix` and `suffix` in `spelled` (which has both): digits only, no
+// leading zero.
+bool numberBetween(std::string_view spelled, std::size_t prefix, std::size_t suffix, std::uint32_t& value) {
+  std::string_view digits = spelled.substr(prefix, spelled.size() - prefix - suffix);
+  if (digits.empty() || (digits.size() > 1 && digits[0] == '0')) return false;
+  auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  return error == std::errc() && end == digits.data() + digits.size();
+}
+
+// Read from the table once: unresolved names (labels used before their definition) are asked
+// about on every use.
+std::vector<NumberedFamily> numberedFamilies() {
+  std::vector<NumberedFamily> families;
   for (const SpecialRegisterInfo& entry : kSpecialRegisters) {
     auto dots = entry.name.find("..");
     if (dots == std::string_view::npos) continue;
@@ -100,26 +122,34 @@ const SpecialRegisterInfo* findSpecialRegister(std::string_view name) {
     std::string_view last = entry.name.substr(dots + 2);
     std::size_t digit = first.find_first_of("0123456789");
     if (digit == std::string_view::npos) continue;
-    std::string_view prefix = first.substr(0, digit);
     std::size_t digitsEnd = first.find_first_not_of("0123456789", digit);
-    std::string_view suffix = digitsEnd == std::string_view::npos ? "" : first.substr(digitsEnd);
-    if (!name.starts_with(prefix) || !name.ends_with(suffix) ||
-        name.size() <= prefix.size() + suffix.size()) {
+    NumberedFamily family;
+    family.prefix = first.substr(0, digit);
+    family.suffix = digitsEnd == std::string_view::npos ? "" : first.substr(digitsEnd);
+    family.entry = &entry;
+    std::size_t prefix = family.prefix.size();
+    std::size_t suffix = family.suffix.size();
+    if (first.size() <= prefix + suffix || last.size() <= prefix + suffix ||
+        !numberBetween(first, prefix, suffix, family.low) || !numberBetween(last, prefix, suffix, family.high)) {
       continue;
     }
-    auto numberIn = [&](std::string_view spelled, std::uint32_t& value) {
-      std::string_view digits = spelled.substr(prefix.size(), spelled.size() - prefix.size() - suffix.size());
-      if (digits.empty() || (digits.size() > 1 && digits[0] == '0')) return false;
-      auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-      return error == std::errc() && end == digits.data() + digits.size();
-    };
-    std::uint32_t low = 0;
-    std::uint32_t high = 0;
+    families.push_back(family);
+  }
+  return families;
+}
+
+}  // namespace
+
+const SpecialRegisterInfo* findSpecialRegister(std::string_view name) {
+  static const NameIndex<SpecialRegisterInfo> index(kSpecialRegisters);
+  static const std::vector<NumberedFamily> families = numberedFamilies();
+  if (const SpecialRegisterInfo* exact = index.find(name)) return exact;
+  for (const NumberedFamily& family : families) {
+    std::size_t prefix = family.prefix.size();
+    std::size_t suffix = family.suffix.size();
+    if (name.size() <= prefix + suffix || !name.starts_with(family.prefix) || !name.ends_with(family.suffix)) continue;
     std::uint32_t value = 0;
-    if (numberIn(first, low) && numberIn(last, high) && numberIn(name, value) && low <= value &&
-        value <= high) {
-      return &entry;
-    }
+    if (numberBetween(name, prefix, suffix, value) && family.low <= value && value <= family.high) return family.entry;
   }
   return nullptr;
 }
