@@ -652,10 +652,14 @@ std::optional<InstructionOperand> FunctionFlow::baseRegisterOf(const Instruction
     return std::nullopt;
   }
   // The register's spelling: from '[' to the offset or the closing bracket.
+  // (Plain loops: find_first_of calls memchr on the set for every character.)
   std::string_view spelled = textOf(address.range);
-  std::size_t start = spelled.find_first_not_of("[ \t");
-  std::size_t stop = spelled.find_first_of("+], \t", start);
-  if (start == std::string_view::npos || stop == std::string_view::npos) return std::nullopt;
+  std::size_t start = 0;
+  while (start < spelled.size() && (spelled[start] == '[' || spelled[start] == ' ' || spelled[start] == '\t')) ++start;
+  std::size_t stop = start;
+  auto ends = [](char c) { return c == '+' || c == ']' || c == ',' || c == ' ' || c == '\t'; };
+  while (stop < spelled.size() && !ends(spelled[stop])) ++stop;
+  if (start == spelled.size() || stop == spelled.size()) return std::nullopt;
   InstructionOperand base = address;
   base.shape = OperandShape::Register;
   base.range = {address.range.begin + static_cast<std::uint32_t>(start), address.range.begin + static_cast<std::uint32_t>(stop)};
