@@ -1,7 +1,8 @@
 // lint_stages_bench: where a lint's time goes, per file, per stage and per rule, over every PTX
 // file of our corpora and ../shared/corpus (issue 23).
 //
-// Usage: lint_stages_bench [--runs N] [--min-bytes N] [--json FILE] [--top N] [--no-scaling] [PATH...]
+// Usage: lint_stages_bench [--runs N] [--confirm N] [--min-bytes N] [--json FILE] [--top N] [--no-scaling]
+//                          [PATH...]
 //   PATH: files or folders searched for *.ptx (default: corpus/ and ../shared/corpus).
 //
 // Per file, one thread, the processor time of this thread (best of N runs, default 1):
@@ -9,6 +10,10 @@
 //   function's CFG and definitions, and its thread model: what the dataflow rules share),
 //   each rule alone (on a fresh FlowCache whose CFGs and thread models are already built, so a
 //   rule is charged with what only it asks for), and the whole lint as ptxlint -j 1 runs it.
+// The machine's speed drifts by a third over minutes, so a file that misses either goal below
+// is measured again at the end, --confirm N more runs (default 5), and keeps the least time of
+// each stage and rule over both passes (a file's cost does not change; only the noise does).
+// How many files the first pass flagged is printed beside the confirmed count.
 // Prints each file's MB/s beside the 4 MB/s goal (files under 16 KB excepted), its costliest
 // rules of the default lint and their share of it beside the 15% goal (files over 100 KB;
 // opt-in rules are timed too, but only listed below), then per rule
@@ -124,6 +129,35 @@ FileCost measureText(std::string name, const std::string& text, int runs) {
   return cost;
 }
 
+// The largest default rule's share of the lint, and whether the file misses a goal: under
+// 4 MB/s (16 KB or more), or one rule over 15% of the lint (over 100 KB).
+double heaviestShare(const FileCost& c) {
+  double heaviest = 0;
+  for (std::size_t r = 0; r < c.rules.size(); ++r) {
+    if (!kChecks[r].optIn) heaviest = std::max(heaviest, c.rules[r]);
+  }
+  return c.lint > 0 ? heaviest / c.lint : 0;
+}
+
+double megabytesPerSecond(const FileCost& c) {
+  return c.lint > 0 ? static_cast<double>(c.bytes) / 1e6 / (c.lint / 1e3) : 0;
+}
+
+bool missesGoal(const FileCost& c) {
+  return (c.bytes >= 16384 && megabytesPerSecond(c) < 4.0) || (c.bytes > 100000 && heaviestShare(c) > 0.15);
+}
+
+// Each stage and rule keeps the least time of two measurements of the same file.
+void keepLeast(FileCost& kept, const FileCost& again) {
+  for (auto field : {&FileCost::parse, &FileCost::syntax, &FileCost::model, &FileCost::shapes, &FileCost::flow,
+                     &FileCost::lint}) {
+    kept.*field = std::min(kept.*field, again.*field);
+  }
+  for (std::size_t r = 0; r < kept.rules.size() && r < again.rules.size(); ++r) {
+    kept.rules[r] = std::min(kept.rules[r], again.rules[r]);
+  }
+}
+
 void collect(const fs::path& path, std::size_t minBytes, std::vector<fs::path>& files) {
   std::error_code error;
   if (fs::is_regular_file(path, error)) {
@@ -226,6 +260,7 @@ std::size_t scalingCheck(int runs) {
 
 int main(int argc, char** argv) {
   int runs = 1;
+  int confirmRuns = 5;
   std::size_t minBytes = 0;
   std::size_t top = 3;
   std::string jsonPath;
@@ -234,12 +269,14 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
     if (arg == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
+    else if (arg == "--confirm" && i + 1 < argc) confirmRuns = std::max(0, std::atoi(argv[++i]));
     else if (arg == "--min-bytes" && i + 1 < argc) minBytes = std::strtoull(argv[++i], nullptr, 10);
     else if (arg == "--top" && i + 1 < argc) top = std::strtoull(argv[++i], nullptr, 10);
     else if (arg == "--json" && i + 1 < argc) jsonPath = argv[++i];
     else if (arg == "--no-scaling") noScaling = true;
     else if (arg == "--help" || arg == "-h") {
-      std::printf("Usage: lint_stages_bench [--runs N] [--min-bytes N] [--json FILE] [--top N] [--no-scaling] [PATH...]\n");
+      std::printf("Usage: lint_stages_bench [--runs N] [--confirm N] [--min-bytes N] [--json FILE] [--top N] "
+                  "[--no-scaling] [PATH...]\n");
       return 0;
     } else roots.emplace_back(argv[i]);
   }
@@ -258,13 +295,22 @@ int main(int argc, char** argv) {
   std::vector<FileCost> costs;
   for (const fs::path& file : files) costs.push_back(measure(file, runs));
   std::sort(costs.begin(), costs.end(), [](const FileCost& a, const FileCost& b) { return a.bytes > b.bytes; });
+  // Files that miss a goal on the first pass are measured again, later, with more runs.
+  std::size_t flaggedFirst = 0;
+  for (FileCost& c : costs) {
+    if (!missesGoal(c)) continue;
+    ++flaggedFirst;
+    if (confirmRuns == 0) continue;
+    FileCost again = measure(c.path, confirmRuns);
+    keepLeast(c, again);
+  }
 
   std::printf("%-58s %9s %7s %7s %7s %7s %7s %8s %7s  %-24s\n", "file", "KB", "parse", "syntax", "model", "shapes",
               "flow", "lint ms", "MB/s", "costliest rules (share of the lint)");
   double totalBytes = 0, totalLint = 0;
   std::size_t slow = 0, heavy = 0, considered = 0, consideredHeavy = 0;
   for (const FileCost& c : costs) {
-    double mbps = c.lint > 0 ? static_cast<double>(c.bytes) / 1e6 / (c.lint / 1e3) : 0;
+    double mbps = megabytesPerSecond(c);
     totalBytes += static_cast<double>(c.bytes);
     totalLint += c.lint;
     std::vector<std::size_t> order;
@@ -279,7 +325,7 @@ int main(int argc, char** argv) {
       rules += cell;
     }
     bool isSlow = c.bytes >= 16384 && mbps < 4.0;
-    bool isHeavy = c.bytes > 100000 && !order.empty() && c.rules[order[0]] > 0.15 * c.lint;
+    bool isHeavy = c.bytes > 100000 && heaviestShare(c) > 0.15;
     considered += c.bytes >= 16384;
     consideredHeavy += c.bytes > 100000;
     slow += isSlow;
@@ -291,6 +337,9 @@ int main(int argc, char** argv) {
   }
   std::printf("\n%zu files, %.1f MB: lint %.2f s on one thread, %.2f MB/s\n", costs.size(), totalBytes / 1e6,
               totalLint / 1e3, totalBytes / 1e6 / (totalLint / 1e3));
+  std::printf("files the first pass (best of %d) found under 4 MB/s or with a rule over 15%%: %zu, measured again "
+              "with %d more runs\n",
+              runs, flaggedFirst, confirmRuns);
   std::printf("files of 16 KB or more under 4 MB/s: %zu of %zu (goal 0)  %s\n", slow, considered, slow ? "MISS" : "PASS");
   std::printf("files over 100 KB where one rule takes over 15%% of the lint: %zu of %zu (goal 0)  %s\n", heavy,
               consideredHeavy, heavy ? "MISS" : "PASS");
