@@ -169,6 +169,7 @@ ThreadEvaluator::Column ThreadEvaluator::computeDefinitionColumn(std::uint32_t d
                             : columnOfOperand(def.instruction, *guard, seed, depth + 1));
   }
   const bool load = op.operation == Operation::Ld || op.operation == Operation::Ldu;
+  std::optional<LoadPlan> loadPlanned;
   // The sources' columns, computed when a thread first reads them (`source` points at each).
   std::array<std::optional<ColumnRef>, 4> sources;
   std::array<const Column*, 4> source{};
@@ -181,7 +182,11 @@ ThreadEvaluator::Column ThreadEvaluator::computeDefinitionColumn(std::uint32_t d
         return previous->get().at(lane);
       }
     }
-    if (load) return evaluateLoad(def, columnThreads_[lane], seed.seed);
+    if (load) {
+      // What does not depend on the thread is read once for all of them.
+      if (!loadPlanned) loadPlanned.emplace(loadPlan(def));
+      return loadValue(*loadPlanned, columnThreads_[lane], seed.seed);
+    }
     return thread_values::operationResult(op, site.operandCount, [&](std::uint32_t k) -> std::optional<std::uint64_t> {
       if (k >= site.operandCount || k >= source.size()) return std::nullopt;
       if (source[k] == nullptr) {

@@ -400,28 +400,43 @@ void ThreadEvaluator::useContext(const ThreadCoordinates& thread, std::uint64_t 
   currentThread_ = it->second;
 }
 
-std::optional<std::uint64_t> ThreadEvaluator::evaluateLoad(const Definition& def, const ThreadCoordinates& thread,
-                                                           std::uint64_t seed) {
+ThreadEvaluator::LoadPlan ThreadEvaluator::loadPlan(const Definition& def) {
   // A load at an address every thread computes alike reads the same word for all of them
   // (at the same moment): a uniform value. Parameters are read-only, so always.
+  LoadPlan plan;
   const InstructionSite& site = module_.instructions[def.instruction];
   const InstructionFacts& facts = module_.factsOf(site);
   bool param = std::any_of(facts.modifiers.begin(), facts.modifiers.end(),
                            [](Modifier m) { return infoOf(m).space == StateSpace::Param; });
-  if (site.operandCount < 2 || module_.operands[site.firstOperand].shape == OperandShape::Vector) return std::nullopt;
+  if (site.operandCount < 2 || module_.operands[site.firstOperand].shape == OperandShape::Vector) return plan;
   const InstructionOperand& address = module_.operands[site.firstOperand + 1];
-  if (divergence_.ofRead(def.instruction, address) != 0) return std::nullopt;
-  std::uint64_t identity =
+  if (divergence_.ofRead(def.instruction, address) != 0) return plan;
+  plan.known = true;
+  plan.identity =
       param ? 0x7000000000ull + address.symbol * 4096ull + address.offset.begin : 0x9000000000ull + def.instruction;
   // Parameters and constant banks hold the same words for every CTA; anything else may not
   // (each CTA has its own shared memory, and global memory changes under the grid).
-  if (!param && !facts.has(Modifier::Const)) {
+  plan.perCta = !param && !facts.has(Modifier::Const);
+  if (param && address.offset.end > address.offset.begin) plan.identity ^= mix(address.offset.end);
+  plan.width = flow_.integerOpOf(def.instruction).type.width();
+  return plan;
+}
+
+std::optional<std::uint64_t> ThreadEvaluator::loadValue(const LoadPlan& plan, const ThreadCoordinates& thread,
+                                                        std::uint64_t seed) {
+  if (!plan.known) return std::nullopt;
+  std::uint64_t identity = plan.identity;
+  if (plan.perCta) {
     readsThread_ = true;
     coordinatesRead_ |= kReadsCta;
     identity ^= mix((std::uint64_t{thread.ctaid[0]} << 40) ^ (std::uint64_t{thread.ctaid[1]} << 20) ^ thread.ctaid[2]);
   }
-  if (param && address.offset.end > address.offset.begin) identity ^= mix(address.offset.end);
-  return truncateTo(uniformValue(identity, seed), flow_.integerOpOf(def.instruction).type.width());
+  return truncateTo(uniformValue(identity, seed), plan.width);
+}
+
+std::optional<std::uint64_t> ThreadEvaluator::evaluateLoad(const Definition& def, const ThreadCoordinates& thread,
+                                                           std::uint64_t seed) {
+  return loadValue(loadPlan(def), thread, seed);
 }
 
 std::optional<std::uint64_t> ThreadEvaluator::valueTerm(std::uint32_t instruction, const InstructionOperand& operand,

@@ -103,6 +103,16 @@ class ThreadEvaluator {
   std::optional<std::uint64_t> evaluateSpecialRegister(std::string_view name, const ThreadCoordinates& thread) const;
   std::optional<std::uint64_t> evaluateRegister(std::uint32_t instruction, RegisterKey reg,
                                                 const ThreadCoordinates& thread, std::uint64_t seed, int depth);
+  // What a load reads, in two parts: what does not depend on the thread (once per load), and
+  // the value for one thread (its CTA decides, for memory other than parameters and constants).
+  struct LoadPlan {
+    bool known = false;  // False: the value is unknown for every thread.
+    bool perCta = false;
+    std::uint64_t identity = 0;
+    unsigned width = 0;
+  };
+  LoadPlan loadPlan(const Definition& def);
+  std::optional<std::uint64_t> loadValue(const LoadPlan& plan, const ThreadCoordinates& thread, std::uint64_t seed);
   std::optional<std::uint64_t> evaluateLoad(const Definition& def, const ThreadCoordinates& thread,
                                             std::uint64_t seed);
   std::optional<std::uint64_t> termOfOperand(std::uint32_t instruction, const InstructionOperand& operand,
