@@ -107,6 +107,10 @@ struct LanguageTables {
   const std::uint16_t* fieldMapSlices = nullptr;  // {index, length} per production
   const FieldMapEntry* fieldMapEntries = nullptr;
   bool hasFields = false;
+  // The field of each child, by production and structural child index (production *
+  // maxAliasSequenceLength + index): the first non-inherited entry of the production's field
+  // map for that child, as the cursor finds it, or 0. Read from the field maps once.
+  const TSFieldId* childFields = nullptr;
 };
 
 const LanguageTables& tablesOf(const TSLanguage* language);
@@ -125,14 +129,9 @@ bool visitChildren(const TSTree* tree, const LanguageTables& tables, Subtree par
   const std::uint32_t count = parent.childCount();
   const std::uint64_t* children = parent.children();
   const std::uint16_t production = parent.productionId();
-  const TSSymbol* aliases =
-      production != 0 ? tables.aliasSequences + std::size_t{production} * tables.maxAliasSequenceLength : nullptr;
-  const FieldMapEntry* fields = nullptr;
-  const FieldMapEntry* fieldsEnd = nullptr;
-  if (tables.hasFields) {
-    fields = tables.fieldMapEntries + tables.fieldMapSlices[2 * production];
-    fieldsEnd = fields + tables.fieldMapSlices[2 * production + 1];
-  }
+  const std::size_t row = std::size_t{production} * tables.maxAliasSequenceLength;
+  const TSSymbol* aliases = production != 0 ? tables.aliasSequences + row : nullptr;
+  const TSFieldId* fields = production != 0 && tables.hasFields ? tables.childFields + row : nullptr;
   std::uint32_t structuralIndex = 0;
   for (std::uint32_t i = 0; i < count; ++i) {
     Subtree child(children[i]);
@@ -147,15 +146,10 @@ bool visitChildren(const TSTree* tree, const LanguageTables& tables, Subtree par
       if (aliases != nullptr) {
         alias = aliases[structuralIndex];
         visible = visible || alias != 0;
-      }
-      for (const FieldMapEntry* entry = fields; entry < fieldsEnd; ++entry) {
-        if (!entry->inherited && entry->childIndex == structuralIndex) {
-          field = entry->field;
-          break;
-        }
+        if (fields != nullptr) field = fields[structuralIndex];
+        ++structuralIndex;
       }
       if (field == 0) field = inheritedField;
-      if (aliases != nullptr) ++structuralIndex;
     }
     if (visible) {
       TSNode node{{position.bytes, position.row, position.column, alias}, &children[i], tree};
