@@ -414,6 +414,8 @@ void Builder::resolveLabels(const std::vector<PendingLabel>& pending) {
 
 // Resolves every instruction's spelling into facts (one entry per distinct spelling: big files
 // repeat the same few hundred). Symbols get their ids when declared (declarationAttributes).
+void releaseSpareCapacity(Module& module);
+
 void resolveSpellings(std::string_view text, Module& module) {
   auto slice = [&](ByteRange r) {
     return r.begin <= r.end && r.end <= text.size() ? text.substr(r.begin, r.end - r.begin) : std::string_view{};
@@ -434,6 +436,20 @@ void resolveSpellings(std::string_view text, Module& module) {
     site.factsIndex = it->second;
   }
   if (module.instructionFacts.empty()) module.instructionFacts.emplace_back();
+  releaseSpareCapacity(module);
+}
+
+// The model's big arrays grow by doubling while the tree is walked, so up to half of each is
+// spare once it is built; the server keeps the model of every open document.
+void releaseSpareCapacity(Module& module) {
+  module.instructions.shrink_to_fit();
+  module.modifiers.shrink_to_fit();
+  module.operands.shrink_to_fit();
+  module.symbols.shrink_to_fit();
+  module.scopes.shrink_to_fit();
+  module.references.shrink_to_fit();
+  module.functions.shrink_to_fit();
+  module.symbolsByPosition.shrink_to_fit();
 }
 
 }  // namespace modelbuild
