@@ -24,12 +24,15 @@ void Builder::instruction(TSNode node, ScopeId scope, bool damaged, std::vector<
   auto firstModifier = static_cast<std::uint32_t>(module_.modifiers.size());
   operandNodes_.clear();
   operandSymbols_.clear();
+  // `@ bra L;` reads as guard `bra`, opcode `L`: SYN008 reports it; names in it are noise.
+  auto opcodeIsDamaged = [](std::string_view spelled) {
+    return spelled.empty() || !((spelled[0] >= 'a' && spelled[0] <= 'z') || (spelled[0] >= 'A' && spelled[0] <= 'Z'));
+  };
   forEachChild(node, [&](TSNode part, TSFieldId field) {
     if (field == f_.opcode) {
       opcode = part;
       op = textOf(part);
-      // `@ bra L;` reads as guard `bra`, opcode `L`: SYN008 reports it; names in it are noise.
-      if (op.empty() || !((op[0] >= 'a' && op[0] <= 'z') || (op[0] >= 'A' && op[0] <= 'Z'))) damaged = true;
+      if (opcodeIsDamaged(op)) damaged = true;
       return;
     }
     if (field == f_.modifier) {
@@ -49,7 +52,14 @@ void Builder::instruction(TSNode node, ScopeId scope, bool damaged, std::vector<
       });
     }
     if (field == f_.guard) {
-      guard = part;  // Resolved below, once the opcode has said whether this is damaged.
+      // The guard comes first; whether the statement is damaged depends on the opcode after
+      // it, read ahead so that the guard's reference is recorded in source order (the
+      // references then need no sorting).
+      guard = part;
+      TSNode ahead = child(node, f_.opcode);
+      bool guardDamaged = damaged || (!ts_node_is_null(ahead) && opcodeIsDamaged(textOf(ahead)));
+      TSNode predicate = child(guard, f_.predicate);
+      if (!ts_node_is_null(predicate)) use(predicate, scope, ReferenceRole::Guard, guardDamaged);
     } else if (field == f_.callee) {
       // A direct call names a function; an indirect one a register holding its address.
       SymbolId target = lookup(textOf(part), scope);
@@ -79,10 +89,6 @@ void Builder::instruction(TSNode node, ScopeId scope, bool damaged, std::vector<
       collectUses(part, scope, ReferenceRole::Operand, damaged, &pending);
     }
   });
-  if (!ts_node_is_null(guard)) {
-    TSNode predicate = child(guard, f_.predicate);
-    if (!ts_node_is_null(predicate)) use(predicate, scope, ReferenceRole::Guard, damaged);
-  }
   if (op.empty()) {
     module_.modifiers.resize(firstModifier);
     return;
