@@ -176,6 +176,12 @@ void forEachVisibleChildWhile(TSNode node, Visit&& visit) {
   tree_layout::visitChildren(node.tree, tables, self, position, 0, visit);
 }
 
+// ts_node_end_byte without the call: the node's start plus its subtree's size.
+inline std::uint32_t nodeEndByte(TSNode node) {
+  if (node.id == nullptr) return 0;
+  return node.context[0] + tree_layout::Subtree(tree_layout::subtreeAt(node.id)).size().bytes;
+}
+
 // The first visible child of `node` with field `field`, or a null node: ts_node_child_by_field_id's
 // answer. Like it, only fields the node's own production names count (an ERROR node names none,
 // though the cursor finds fields inside the hidden nodes it holds).

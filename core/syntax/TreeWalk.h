@@ -8,7 +8,7 @@
 
 namespace ptx {
 
-inline ByteRange rangeOf(TSNode node) { return {ts_node_start_byte(node), ts_node_end_byte(node)}; }
+inline ByteRange rangeOf(TSNode node) { return {ts_node_start_byte(node), nodeEndByte(node)}; }
 
 // Calls visit(child, fieldId) for every child of `node`, in order: the children and fields a
 // TSTreeCursor gives, read directly (syntax/TreeChildren.h).

@@ -29,11 +29,12 @@ struct ChildFacts {
   bool operator==(const ChildFacts&) const = default;
 };
 
-ChildFacts factsOf(TSNode node, TSFieldId field) {
+// `direct`: the end byte from nodeEndByte (TreeChildren.h) rather than ts_node_end_byte.
+ChildFacts factsOf(TSNode node, TSFieldId field, bool direct = false) {
   return {node.id,
           ts_node_symbol(node),
           ts_node_start_byte(node),
-          ts_node_end_byte(node),
+          direct ? nodeEndByte(node) : ts_node_end_byte(node),
           ts_node_start_point(node).row,
           ts_node_start_point(node).column,
           ts_node_end_point(node).row,
@@ -78,7 +79,7 @@ void compareBelow(TSNode root, std::uint32_t fieldCount, bool everyField, Compar
     ts_tree_cursor_delete(&cursor);
     std::vector<ChildFacts> direct;
     forEachVisibleChildWhile(node, [&](TSNode child, TSFieldId field) {
-      direct.push_back(factsOf(child, field));
+      direct.push_back(factsOf(child, field, true));
       return true;
     });
     if (byCursor != direct) {
