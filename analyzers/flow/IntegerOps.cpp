@@ -93,41 +93,6 @@ IntegerOp decodeIntegerOp(const InstructionFacts& facts) {
   return op;
 }
 
-std::optional<std::uint64_t> binaryResult(const IntegerOp& op, std::uint64_t x, std::uint64_t y) {
-  unsigned bits = op.type.width();
-  bool isSigned = op.type.isSigned();
-  switch (op.operation) {
-    case IntegerOperation::Add: return truncateTo(x + y, bits);
-    case IntegerOperation::Sub: return truncateTo(x - y, bits);
-    case IntegerOperation::And: return x & y;
-    case IntegerOperation::Or: return x | y;
-    case IntegerOperation::Xor: return x ^ y;
-    case IntegerOperation::Shl: return y >= bits ? 0 : truncateTo(x << y, bits);
-    case IntegerOperation::Shr:
-      if (isSigned) {
-        std::int64_t value = signExtendFrom(x, bits);
-        return truncateTo(static_cast<std::uint64_t>(value >> std::min<std::uint64_t>(y, 63)), bits);
-      }
-      return y >= bits ? 0 : truncateTo(x, bits) >> y;
-    case IntegerOperation::Min:
-    case IntegerOperation::Max: {
-      bool less = isSigned ? signExtendFrom(x, bits) < signExtendFrom(y, bits) : truncateTo(x, bits) < truncateTo(y, bits);
-      return (op.operation == IntegerOperation::Min) == less ? x : y;
-    }
-    case IntegerOperation::Div:
-    case IntegerOperation::Rem: {
-      if (truncateTo(y, bits) == 0) return std::nullopt;
-      bool divide = op.operation == IntegerOperation::Div;
-      if (isSigned) {
-        std::int64_t sx = signExtendFrom(x, bits), sy = signExtendFrom(y, bits);
-        return truncateTo(static_cast<std::uint64_t>(divide ? sx / sy : sx % sy), bits);
-      }
-      return divide ? truncateTo(x, bits) / truncateTo(y, bits) : truncateTo(x, bits) % truncateTo(y, bits);
-    }
-    default: return std::nullopt;
-  }
-}
-
 std::optional<bool> comparisonHolds(const IntegerOp& op, std::uint64_t x, std::uint64_t y) {
   unsigned bits = op.type.width();
   if (op.type.isSigned()) {
