@@ -149,7 +149,8 @@ class Builder {
   void collectUses(TSNode node, ScopeId scope, ReferenceRole role, bool damaged,
                    std::vector<PendingLabel>* pending = nullptr);
 
-  void use(TSNode node, ScopeId scope, ReferenceRole role, bool damaged);
+  // Records the uses in `node`; for a lone name, returns what it resolves to (else kNoSymbol).
+  SymbolId use(TSNode node, ScopeId scope, ReferenceRole role, bool damaged);
 
   std::size_t addReference(TSNode node, SymbolId target, ReferenceRole role, bool damaged);
 

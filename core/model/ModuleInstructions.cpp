@@ -18,7 +18,9 @@ void Builder::instruction(TSNode node, ScopeId scope, bool damaged, std::vector<
   std::string_view op;
   bool isCall = ts_node_symbol(node) == k_.callInstruction;
   TSNode guard{};
+  SymbolId guardSymbol = kNoSymbol;
   TSNode callee{};
+  SymbolId calleeSymbol = kNoSymbol;
   TSNode callTargets{};
   std::uint32_t callReturnCount = 0;
   auto firstModifier = static_cast<std::uint32_t>(module_.modifiers.size());
@@ -59,11 +61,11 @@ void Builder::instruction(TSNode node, ScopeId scope, bool damaged, std::vector<
       TSNode ahead = child(node, f_.opcode);
       bool guardDamaged = damaged || (!ts_node_is_null(ahead) && opcodeIsDamaged(textOf(ahead)));
       TSNode predicate = child(guard, f_.predicate);
-      if (!ts_node_is_null(predicate)) use(predicate, scope, ReferenceRole::Guard, guardDamaged);
+      if (!ts_node_is_null(predicate)) guardSymbol = use(predicate, scope, ReferenceRole::Guard, guardDamaged);
     } else if (field == f_.callee) {
       // A direct call names a function; an indirect one a register holding its address.
-      SymbolId target = lookup(textOf(part), scope);
-      addReference(part, target, ReferenceRole::Callee, damaged);
+      calleeSymbol = lookup(textOf(part), scope);
+      addReference(part, calleeSymbol, ReferenceRole::Callee, damaged);
       callee = part;
     } else if (field == f_.targets) {
       callTargets = part;
@@ -102,16 +104,13 @@ void Builder::instruction(TSNode node, ScopeId scope, bool damaged, std::vector<
   if (!ts_node_is_null(guard)) {
     site.guard = rangeOf(guard);
     site.guardNegated = !ts_node_is_null(child(guard, f_.negated));
-    TSNode predicate = child(guard, f_.predicate);
-    if (!ts_node_is_null(predicate) && ts_node_symbol(predicate) == k_.identifier) {
-      site.guardSymbol = lookup(textOf(predicate), scope);
-    }
+    site.guardSymbol = guardSymbol;
   }
   if (isCall) {
     site.callReturnCount = callReturnCount;
     if (!ts_node_is_null(callee)) {
       site.calleeRange = rangeOf(callee);
-      site.callee = lookup(textOf(callee), scope);
+      site.callee = calleeSymbol;
     }
     if (!ts_node_is_null(callTargets)) site.callTargets = rangeOf(callTargets);
   }
@@ -276,12 +275,14 @@ void Builder::collectUses(TSNode node, ScopeId scope, ReferenceRole role, bool d
   }
 }
 
-void Builder::use(TSNode node, ScopeId scope, ReferenceRole role, bool damaged) {
+SymbolId Builder::use(TSNode node, ScopeId scope, ReferenceRole role, bool damaged) {
   if (ts_node_symbol(node) != k_.identifier) {
     collectUses(node, scope, role, damaged);
-    return;
+    return kNoSymbol;
   }
-  addReference(node, lookup(textOf(node), scope), role, damaged);
+  SymbolId target = lookup(textOf(node), scope);
+  addReference(node, target, role, damaged);
+  return target;
 }
 
 std::size_t Builder::addReference(TSNode node, SymbolId target, ReferenceRole role, bool damaged) {
