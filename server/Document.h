@@ -87,7 +87,7 @@ class Document {
   Document(std::string uri, std::string text, std::int64_t version);
 
   const std::string& uri() const { return uri_; }
-  const std::string& text() const { return text_; }
+  const std::string& text() const { return *text_; }
   std::int64_t version() const { return version_; }
   const LineIndex& lines() const { return lines_; }
 
@@ -97,14 +97,18 @@ class Document {
 
   // True when the text changed since the last snapshot.
   bool hasUnsnapshottedChanges() const { return dirty_; }
-  // Copies the current text and hands over the edits collected since the last snapshot.
+  // Shares the current text (no copy: the next edit copies it, see applyChange) and hands over
+  // the edits collected since the last snapshot.
   Snapshot takeSnapshot();
   // Forgets the edit history: the next analysis starts from a fresh parse.
   void forgetEdits();
 
  private:
   std::string uri_;
-  std::string text_;
+  // The text is shared with the snapshots and analyses taken of it, so a large document is
+  // held once, not once per copy: an edit changes it in place only while nobody else holds
+  // it, and otherwise writes the edited text to a new buffer (copy on write).
+  std::shared_ptr<std::string> text_;
   std::int64_t version_;
   LineIndex lines_;
   bool dirty_ = true;

@@ -6,6 +6,8 @@
 namespace ptx {
 
 LineIndex::LineIndex(std::string_view text) : text_(text) {
+  // Sized exactly: a server holds the index of every open document and of its snapshots.
+  lineStarts_.reserve(1 + static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')));
   lineStarts_.push_back(0);
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '\n') lineStarts_.push_back(static_cast<std::uint32_t>(i + 1));

@@ -27,8 +27,12 @@ enum TokenType {
   ERROR_SENTINEL,
 };
 
-// Bytes of the next statement that decide whether a boundary precedes it.
-enum { kHashedBytes = 32 };
+// The next statement's bytes that decide whether a boundary precedes it: its first token and
+// at most this many bytes after it. Tree-sitter records how far a token's lexing looked past
+// its end; from 16 bytes on, the token no longer fits in the tree's 8-byte inline form and
+// becomes an 80-byte heap node. Reading further would make every statement's first token
+// (its opcode, label or directive) such a node: 12 MB of a 10 MB file's tree.
+enum { kHashedAfterFirstToken = 14 };
 
 static _Thread_local bool chunk_boundaries = true;
 
@@ -77,7 +81,13 @@ static bool scan_chunk_boundary(TSLexer *lexer, const bool *valid_symbols, bool 
   // The token is empty: it ends where the statement starts, before the hashed bytes.
   lexer->mark_end(lexer);
   uint32_t hash = 2166136261u;  // FNV-1a.
-  for (int i = 0; i < kHashedBytes && !lexer->eof(lexer) && lexer->lookahead != '\n'; ++i) {
+  // The first token: a name or a directive (`.loc`) runs over identifier characters; `@`, `{`
+  // and the rest are one byte as far as this count goes (a longer token only looks back less).
+  bool in_first_token = true;
+  int limit = 1 + kHashedAfterFirstToken;
+  for (int i = 0; i < limit && !lexer->eof(lexer) && lexer->lookahead != '\n'; ++i) {
+    if (i > 0 && in_first_token && !is_identifier_char(lexer->lookahead)) in_first_token = false;
+    if (in_first_token) limit = i + 1 + kHashedAfterFirstToken;
     hash = (hash ^ (uint32_t)(lexer->lookahead & 0xFF)) * 16777619u;
     lexer->advance(lexer, false);
   }

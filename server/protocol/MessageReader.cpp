@@ -24,6 +24,16 @@ std::string_view trim(std::string_view text) {
 
 std::optional<MessageReader::Result> MessageReader::next() {
   while (true) {
+    if (consumed_ == buffer_.size() && consumed_ > 0) {
+      // Everything read has been handed out. A large message (a 10 MB didOpen) left the
+      // buffer that large: give it back rather than hold it for the session.
+      if (buffer_.capacity() > kKeptCapacity) {
+        std::string().swap(buffer_);
+      } else {
+        buffer_.clear();
+      }
+      consumed_ = 0;
+    }
     // Compact now and then so the buffer does not grow without bound.
     if (consumed_ > (std::size_t{1} << 20) && consumed_ * 2 > buffer_.size()) {
       buffer_.erase(0, consumed_);

@@ -28,7 +28,13 @@ class MessageReader {
   // The next complete message or header error; nullopt when more bytes are needed.
   std::optional<Result> next();
 
+  // Bytes the reader holds allocated for input not yet handed out.
+  std::size_t bufferCapacity() const { return buffer_.capacity(); }
+
  private:
+  // Capacity the buffer keeps once emptied; anything larger is released.
+  static constexpr std::size_t kKeptCapacity = std::size_t{1} << 20;
+
   std::string buffer_;
   std::size_t consumed_ = 0;
   std::size_t maxBody_;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "Document.h"
 #include "Server.h"
 #include "TestClient.h"
 #include "protocol/MessageReader.h"
@@ -60,6 +61,45 @@ TEST_CASE("MessageReader reports bad headers and recovers", "[server]") {
   REQUIRE(good);
   CHECK(good->kind == MessageReader::Result::Kind::Message);
   CHECK(good->body == "{}");
+}
+
+TEST_CASE("MessageReader gives back the buffer a large message grew", "[server]") {
+  MessageReader reader;
+  const std::string large(std::size_t{8} << 20, 'x');
+  reader.feed(frameMessage(large));
+  auto message = reader.next();
+  REQUIRE(message);
+  CHECK(message->body.size() == large.size());
+  CHECK_FALSE(reader.next());
+  // The 8 MiB it held for the body is released once the body is handed out.
+  CHECK(reader.bufferCapacity() <= (std::size_t{1} << 20));
+  reader.feed(frameMessage("{}"));
+  auto next = reader.next();
+  REQUIRE(next);
+  CHECK(next->body == "{}");
+}
+
+TEST_CASE("A document shares its text with a snapshot and copies it only when edited", "[server]") {
+  Document document("file:///a.ptx", "line one\nline two\n", 1);
+  Snapshot first = document.takeSnapshot();
+  CHECK(first.text.get() == &document.text());  // Shared, not copied.
+
+  // An edit while the snapshot reads the text goes to a new buffer; the snapshot's is untouched.
+  document.applyChange(Range{{0, 5}, {0, 8}}, "1", PositionEncoding::Utf16);
+  CHECK(*first.text == "line one\nline two\n");
+  CHECK(document.text() == "line 1\nline two\n");
+  CHECK(document.lines().lineText(1) == "line two");
+
+  // With no snapshot left holding it, the next edit changes the buffer in place.
+  Snapshot second = document.takeSnapshot();
+  CHECK(*second.text == "line 1\nline two\n");
+  first = {};
+  second = {};
+  const std::string* buffer = &document.text();
+  document.applyChange(Range{{1, 5}, {1, 8}}, "2", PositionEncoding::Utf16);
+  CHECK(&document.text() == buffer);
+  CHECK(document.text() == "line 1\nline 2\n");
+  CHECK(document.lines().lineText(1) == "line 2");
 }
 
 TEST_CASE("Positions convert UTF-16 and UTF-8 columns and clamp out-of-range ones", "[server]") {
