@@ -83,7 +83,11 @@ bool Scheduler::edit(const std::string& uri, const std::function<void(Document&)
     auto it = entries_.find(uri);
     if (it == entries_.end()) return false;
     edit(*it->second.document);
-    it->second.due = Clock::now() + options_.debounce;
+    Entry& entry = it->second;
+    const Clock::time_point now = Clock::now();
+    const bool inBurst = now - entry.lastEdit < options_.debounce;
+    entry.due = inBurst ? now + options_.debounce : now;
+    entry.lastEdit = now;
   }
   wake_.notify_all();
   return true;

@@ -1,7 +1,8 @@
 // Scheduler: owns the open documents and keeps their analyses fresh on worker threads.
 //
 // Edits are applied at once on the caller's thread (the text is the source of truth).
-// Analysis starts after a short debounce, on a worker: an incremental reparse, then — when
+// Analysis starts on a worker, at once for an edit after a quiet moment and after a short
+// debounce for edits in a burst: an incremental reparse, then — when
 // the edit stayed inside one function body (of a CUDA document: inside the strings of one asm
 // statement, CudaDocument.h) — a re-check of that function only, published at once; a full
 // analysis (every body in the model) follows when the document has been quiet for a moment. Results for versions that were superseded while they ran are dropped
@@ -28,7 +29,9 @@
 namespace ptx::lsp {
 
 struct SchedulerOptions {
-  // Quiet time after an edit before analysis starts (bursts of typing coalesce).
+  // Bursts of edits coalesce: an edit that follows the previous one within this time waits
+  // this long before analysis starts. An edit after a quiet period is analyzed at once
+  // (a leading-edge debounce): a lone keystroke does not pay the wait.
   std::chrono::milliseconds debounce{10};
   // Quiet time after an incremental result before the full analysis starts.
   std::chrono::milliseconds fullDelay{150};
@@ -85,6 +88,7 @@ class Scheduler {
     std::shared_ptr<const Analysis> latest;
     std::shared_ptr<const Analysis> full;
     std::chrono::steady_clock::time_point due;      // When the next analysis may start.
+    std::chrono::steady_clock::time_point lastEdit;  // When the last edit arrived.
     std::chrono::steady_clock::time_point fullDue;  // When the full analysis may start.
     bool wantFull = false;  // The latest analysis is incremental: a full one is owed.
     bool analyzing = false;

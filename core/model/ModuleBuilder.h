@@ -63,6 +63,8 @@ class Builder {
   Module buildFragment(std::span<const TSNode> items, std::size_t firstIndex, std::uint32_t cursor);
 
  private:
+  // Sizes the per-statement arrays of a full build from the bodies' text (see the definition).
+  void reserveForBodies(TSNode root);
   // Orders references and declaration names by position so that symbolAt (hover,
   // navigation) is a binary search rather than a scan of the whole file.
   void indexPositions();

@@ -2,6 +2,7 @@
 // requests and their cancellation, configuration sources, pull diagnostics.
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -89,13 +90,31 @@ TEST_CASE("A burst of edits ends with the diagnostics of the final text", "[serv
   CHECK(client.reply(9)["result"]["contents"]["value"].get<std::string>().find("**sub**") != std::string::npos);
 }
 
+TEST_CASE("An edit after a quiet moment is analyzed without waiting for the debounce", "[server][scheduler]") {
+  TestClient client;
+  client.initialize(json::object(), {{"diagnostics", {{"debounceMs", 5000}}}});
+  std::string text = test::kernel("\t.reg .b32 %r<4>;\n\tadd.s32 %r1, %r2, 1;\n\tret;\n");
+  client.open("file:///q.ptx", text);
+  client.published("file:///q.ptx");
+  auto start = std::chrono::steady_clock::now();
+  client.notify("textDocument/didChange", change("file:///q.ptx", 2, 0, 0, 0, "// note\n"));
+  auto published = client.published("file:///q.ptx");
+  auto waited = std::chrono::steady_clock::now() - start;
+  REQUIRE(!published.empty());
+  CHECK(published.back()["params"]["version"] == 2);
+  // A trailing debounce would have held the analysis for the whole 5 s.
+  CHECK(waited < std::chrono::milliseconds(4000));
+}
+
 TEST_CASE("A request waiting for analysis can be cancelled", "[server][scheduler]") {
   TestClient client;
-  // A long debounce keeps the edit unanalyzed while the request waits.
+  // A long debounce keeps the second edit of a burst unanalyzed while the request waits (the
+  // first, after a quiet moment, is analyzed at once).
   client.initialize(json::object(), {{"diagnostics", {{"debounceMs", 5000}}}});
   client.open("file:///c.ptx", bigKernel(20000));
   client.published("file:///c.ptx");
-  client.notify("textDocument/didChange", change("file:///c.ptx", 2, 7, 1, 4, "sub"));
+  client.notify("textDocument/didChange", change("file:///c.ptx", 2, 7, 1, 4, "mul"));
+  client.notify("textDocument/didChange", change("file:///c.ptx", 3, 7, 1, 4, "sub"));
   // References need the whole model: this one waits for the analysis of version 2.
   client.request(7, "textDocument/references",
                  {{"textDocument", {{"uri", "file:///c.ptx"}}},
