@@ -83,7 +83,8 @@ bool ruleRuns(const RuleEntry& rule, const LintOptions& options) {
 // The dataflow rules run one after the other in a single task that shares one FlowCache
 // (a FunctionFlow memoizes as it answers, so it is not shared across threads).
 void runRulesInParallel(std::string_view text, const LintResult& result, const InstructionShapes& shapes,
-                        std::vector<Diagnostic>& out, unsigned threads, const LintOptions& options) {
+                        std::vector<Diagnostic>& out, unsigned threads, const LintOptions& options,
+                        std::optional<ByteRange> focus) {
   constexpr std::size_t kCount = std::size(kRules);
   std::vector<std::vector<Diagnostic>> found(kCount);
   std::vector<std::size_t> independent;
@@ -97,13 +98,13 @@ void runRulesInParallel(std::string_view text, const LintResult& result, const I
     flow::FlowCache flows(text, result.module);
     if (task == 0) {
       for (std::size_t rule : dataflow) {
-        RuleContext context{text, result.tree, result.module, shapes, found[rule], flows, std::nullopt};
+        RuleContext context{text, result.tree, result.module, shapes, found[rule], flows, focus};
         kRules[rule].check(context);
       }
       return;
     }
     std::size_t rule = independent[task - 1];
-    RuleContext context{text, result.tree, result.module, shapes, found[rule], flows, std::nullopt};
+    RuleContext context{text, result.tree, result.module, shapes, found[rule], flows, focus};
     kRules[rule].check(context);
   });
   for (std::vector<Diagnostic>& list : found) std::move(list.begin(), list.end(), std::back_inserter(out));
@@ -145,7 +146,19 @@ LintResult pipeline::runPipeline(std::string_view text, SyntaxTree tree, const L
   result.tree = std::move(tree);
   result.focus = focus;
   bool parallel = threads > 1 && !focus;
-  if (focus) {
+  // A re-check of one edited function (focus) is what the user waits for after each
+  // keystroke: with threads, its syntax walk runs beside its model build and its rules
+  // beside each other.
+  bool parallelFocus = threads > 1 && focus && result.tree.isComplete();
+  if (parallelFocus) {
+    parallelFor(2, 2, [&](std::size_t task) {
+      if (task == 0) {
+        result.module = buildModule(text, result.tree, focus);
+      } else {
+        result.diagnostics = collectSyntaxDiagnostics(text, result.tree, options.syntax, *focus);
+      }
+    });
+  } else if (focus) {
     result.diagnostics = collectSyntaxDiagnostics(text, result.tree, options.syntax, *focus);
   } else {
     result.diagnostics = parallel ? collectSyntaxDiagnosticsParallel(text, result.tree, options.syntax, threads)
@@ -155,7 +168,9 @@ LintResult pipeline::runPipeline(std::string_view text, SyntaxTree tree, const L
     finishWithSuppressions(text, result, options, /*rulesRan=*/false);
     return result;
   }
-  result.module = parallel ? buildModuleParallel(text, result.tree, threads) : buildModule(text, result.tree, focus);
+  if (!parallelFocus) {
+    result.module = parallel ? buildModuleParallel(text, result.tree, threads) : buildModule(text, result.tree, focus);
+  }
   if (options.targetOverride) {
     // The override stands in for the module's own `.target` list.
     ByteRange where = result.module.header.target.value_or(ByteRange{0, 0});
@@ -164,9 +179,9 @@ LintResult pipeline::runPipeline(std::string_view text, SyntaxTree tree, const L
   bool rulesRun = sizeTierOf(text, options) == SizeTier::Analyzed;
   if (!rulesRun) {
     result.diagnostics.push_back(sizeLimitNote(text, options, SizeTier::SyntaxOnly));
-  } else if (parallel) {
+  } else if (parallel || parallelFocus) {
     InstructionShapes shapes = checkInstructionShapesParallel(text, result.module, threads);
-    runRulesInParallel(text, result, shapes, result.diagnostics, threads, options);
+    runRulesInParallel(text, result, shapes, result.diagnostics, threads, options, focus);
   } else {
     InstructionShapes shapes = checkInstructionShapes(text, result.module);
     flow::FlowCache flows(text, result.module);
@@ -351,7 +366,13 @@ std::optional<LintResult> relintChangedFunction(std::string_view newText, const 
     merged.push_back(std::move(moved));
   }
 
-  LintResult focused = runPipeline(newText, newTree, options, ByteRange{newBegin, newEnd});
+  // A large function's re-check takes the machine's threads when the options allow several
+  // (the server's do: the user waits for it); a small one is done before threads would start.
+  unsigned threads = 1;
+  if (newEnd - newBegin >= options.parallelRecheckBytes) {
+    threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  }
+  LintResult focused = runPipeline(newText, newTree, options, ByteRange{newBegin, newEnd}, threads);
   for (Diagnostic& diagnostic : focused.unsuppressed) {
     if (!startsIn(diagnostic.range, newBegin, newEnd)) continue;
     if (diagnostic.category == Category::Syntax) ++syntaxCount;

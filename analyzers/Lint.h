@@ -41,9 +41,13 @@ struct LintOptions {
   // parallelThresholdBytes is parsed in pieces (parseSyntaxChunked), its model built in
   // groups of items (buildModuleParallel) and its rules run side by side; the result is the
   // same as the sequential one, diagnostics in the same order (tests/analyzers/
-  // parallel_lint_test.cpp). The server keeps 1: it reparses its trees incrementally.
+  // parallel_lint_test.cpp). The server keeps 1 for full analyses and asks for 0 for the
+  // re-check of an edited function (relintChangedFunction), whose syntax walk and model build
+  // then run side by side, and then its rules, when the function has at least
+  // parallelRecheckBytes.
   unsigned threads = 1;
   std::size_t parallelThresholdBytes = std::size_t{1} << 20;
+  std::size_t parallelRecheckBytes = std::size_t{64} << 10;
   // With several threads, parse the text in pieces (parseSyntaxChunked). False: parse it
   // whole and run only the later stages on several threads; the server's tree is the base of
   // its next incremental reparse, which a tree joined from pieces cannot be (tree-sitter's

@@ -28,7 +28,10 @@ std::shared_ptr<Analysis> analyzePtxSnapshot(const Snapshot& snapshot, const std
                           : reparseSyntax(base->result.tree, *snapshot.text, snapshot.edits, lint.parse);
     std::optional<LintResult> quick;
     if (snapshot.changed && !relint) {
-      quick = relintChangedFunction(*snapshot.text, tree, base->result, *snapshot.changed, lint);
+      // Like an opened document, an edited one is what its user waits for.
+      LintOptions recheck = lint;
+      recheck.threads = 0;
+      quick = relintChangedFunction(*snapshot.text, tree, base->result, *snapshot.changed, recheck);
     }
     result = quick ? std::move(*quick) : lintTree(*snapshot.text, std::move(tree), lint);
   }

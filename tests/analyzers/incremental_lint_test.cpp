@@ -1,5 +1,6 @@
 // Incremental re-analysis (relintChangedFunction) must report exactly what a full run
-// reports: random edits inside function bodies of real files, each checked against lintText.
+// reports: random edits inside function bodies of real files, each checked against lintText,
+// on one thread and on two (the server's re-check).
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -64,12 +65,19 @@ LintResult applyAndCheck(std::string& text, const LintResult& previous, const Ed
   SyntaxTree tree = reparseSyntax(previous.tree, next, syntaxEdit);
   ChangedSpan span{edit.begin, edit.end, static_cast<std::uint32_t>(edit.begin + edit.inserted.size())};
   std::optional<LintResult> quick = relintChangedFunction(next, tree, previous, span);
+  // The server's re-check: on two threads, whatever the function's size.
+  LintOptions threaded;
+  threaded.threads = 2;
+  threaded.parallelRecheckBytes = 0;
+  std::optional<LintResult> quickThreaded = relintChangedFunction(next, tree, previous, span, threaded);
   LintResult full = lintText(next);
   text = std::move(next);
+  REQUIRE(quick.has_value() == quickThreaded.has_value());
   if (!quick) return full;
   ++incremental;
   INFO("edit at " << edit.begin << " replacing " << (edit.end - edit.begin) << " bytes with '" << edit.inserted << "'");
   REQUIRE(describeAll(quick->diagnostics) == describeAll(full.diagnostics));
+  REQUIRE(describeAll(quickThreaded->diagnostics) == describeAll(full.diagnostics));
   CHECK(quick->focus.has_value());
   return std::move(*quick);
 }
