@@ -1,12 +1,14 @@
 // edit_bench: what one keystroke costs the server's analysis, without the protocol around it.
 //
-// Usage: edit_bench [--edits N] FILE
+// Usage: edit_bench [--edits N] [--threads N] FILE
 // Lints FILE whole once, then N times: inserts (or removes again) a space at the start of a
 // line inside a function body, spread over the file, reparses incrementally and re-checks the
 // edited function (relintChangedFunction), as the server's scheduler does. Prints, per edit,
 // the reparse and the re-check, their median and 95th percentile, and the size of the
 // function each edit landed in. lsp_bench.py measures the same path end to end (debounce,
-// JSON, line index); this one says which stage the time is in. Asserts nothing.
+// JSON, line index); this one says which stage the time is in. --threads 0 re-checks as the
+// server does (the machine's threads for a large function); the default is one thread.
+// Asserts nothing.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -47,14 +49,16 @@ std::size_t instructionsAround(const Module& module, std::uint32_t offset) {
 
 int main(int argc, char** argv) {
   int edits = 40;
+  unsigned threads = 1;
   std::string path;
   for (int i = 1; i < argc; ++i) {
     std::string_view argument = argv[i];
     if (argument == "--edits" && i + 1 < argc) {
       edits = std::max(1, std::atoi(argv[++i]));
-
+    } else if (argument == "--threads" && i + 1 < argc) {
+      threads = static_cast<unsigned>(std::max(0, std::atoi(argv[++i])));
     } else if (argument == "--help" || argument == "-h") {
-      std::printf("usage: edit_bench [--edits N] FILE\n");
+      std::printf("usage: edit_bench [--edits N] [--threads N] FILE\n");
       return 0;
     } else {
       path = argv[i];
@@ -68,6 +72,7 @@ int main(int argc, char** argv) {
   LintOptions options;
   auto start = Clock::now();
   LintResult previous = lintText(text, options);
+  options.threads = threads;  // For the re-checks only, as in the server.
   // The functions' sizes from this whole analysis: the later ones are focused (one body each).
   // Each edit is undone by the next, so the bodies' offsets move by one byte at most.
   const Module whole = previous.module;

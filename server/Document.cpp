@@ -38,7 +38,10 @@ void Document::applyChange(const std::optional<Range>& range, std::string_view n
   std::uint32_t begin = offsetAt(text, lines_, range->start, encoding);
   std::uint32_t end = offsetAt(text, lines_, range->end, encoding);
   if (end < begin) std::swap(begin, end);
-  if (!historyLost_) edits_.push_back(describeEdit(text, begin, end, newText));
+  if (!historyLost_) {
+    LineColumn at = lines_.byteColumn(begin);
+    edits_.push_back(describeEdit(text, begin, end, newText, TSPoint{at.line, at.column}));
+  }
   auto inserted = static_cast<std::uint32_t>(newText.size());
   const std::size_t newSize = text.size() - (end - begin) + newText.size();
   if (text_.use_count() == 1 && newSize <= text.capacity()) {

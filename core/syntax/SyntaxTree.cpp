@@ -398,15 +398,16 @@ SyntaxTree parseSyntaxChunked(std::string_view text, const ParseOptions& options
 }
 
 SyntaxEdit describeEdit(std::string_view oldText, std::uint32_t begin, std::uint32_t oldEnd,
-                        std::string_view inserted) {
+                        std::string_view inserted, std::optional<TSPoint> start) {
   auto size = static_cast<std::uint32_t>(oldText.size());
+  if (begin > size) start.reset();  // Describes a byte the text does not have.
   begin = std::min(begin, size);
   oldEnd = std::clamp(oldEnd, begin, size);
   SyntaxEdit edit;
   edit.startByte = begin;
   edit.oldEndByte = oldEnd;
   edit.newEndByte = begin + static_cast<std::uint32_t>(inserted.size());
-  edit.start = pointAt(oldText, begin);
+  edit.start = start ? *start : pointAt(oldText, begin);
   edit.oldEnd = pointAfter(edit.start, oldText.substr(begin, oldEnd - begin));
   edit.newEnd = pointAfter(edit.start, inserted);
   return edit;

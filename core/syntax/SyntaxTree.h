@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -41,9 +42,11 @@ struct SyntaxEdit {
   TSPoint newEnd{0, 0};
 };
 
-// Describes replacing oldText[begin, oldEnd) with `inserted`.
+// Describes replacing oldText[begin, oldEnd) with `inserted`. `start`, when given, is the
+// row and byte column of `begin` (a caller with a line index knows it; counting the lines
+// before `begin` reads the text up to there).
 SyntaxEdit describeEdit(std::string_view oldText, std::uint32_t begin, std::uint32_t oldEnd,
-                        std::string_view inserted);
+                        std::string_view inserted, std::optional<TSPoint> start = std::nullopt);
 
 class SyntaxTree {
  public:

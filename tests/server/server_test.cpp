@@ -93,6 +93,17 @@ TEST_CASE("A document shares its text with a snapshot and copies it only when ed
   // With no snapshot left holding it, the next edit changes the buffer in place.
   Snapshot second = document.takeSnapshot();
   CHECK(*second.text == "line 1\nline two\n");
+  // The edit handed over for the incremental reparse is the one the texts describe (its start
+  // point comes from the line index rather than a count of the lines before it).
+  REQUIRE(second.edits.size() == 1);
+  SyntaxEdit expected = describeEdit(*first.text, 5, 8, "1");
+  CHECK(second.edits[0].startByte == expected.startByte);
+  CHECK(second.edits[0].oldEndByte == expected.oldEndByte);
+  CHECK(second.edits[0].newEndByte == expected.newEndByte);
+  CHECK(second.edits[0].start.row == expected.start.row);
+  CHECK(second.edits[0].start.column == expected.start.column);
+  CHECK(second.edits[0].oldEnd.column == expected.oldEnd.column);
+  CHECK(second.edits[0].newEnd.column == expected.newEnd.column);
   first = {};
   second = {};
   const std::string* buffer = &document.text();
