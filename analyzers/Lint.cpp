@@ -59,6 +59,7 @@ enum class When : std::uint8_t { Always, SkipWhenOff, OptIn };
 struct RuleEntry {
   RuleCheck check;
   std::string_view code;
+  Category category;
   Reads reads;
   When when;
 };
@@ -67,7 +68,7 @@ struct RuleEntry {
 // does not decide the result: diagnostics are sorted by position, then code.
 constexpr RuleEntry kRules[] = {
 #define PTX_RULE(code, name, category, severity, check, reads, when, summary) \
-  {check, #code, Reads::reads, When::when},
+  {check, #code, Category::category, Reads::reads, When::when},
 #include "Rules.def"
 };
 
@@ -88,22 +89,33 @@ void runRulesInParallel(std::string_view text, const LintResult& result, const I
   constexpr std::size_t kCount = std::size(kRules);
   std::vector<std::vector<Diagnostic>> found(kCount);
   std::vector<std::size_t> independent;
-  std::vector<std::size_t> dataflow;
+  // Dataflow groups, each sharing one FlowCache. A whole lint keeps one: every group builds
+  // every function's flow again. A re-check of one function (focus) is what the user waits
+  // for, and its single dataflow group was its longest task: there the performance rules
+  // (the register estimate's, which read the flow but not the thread model) get their own
+  // group, which builds the one function's flow a second time on the other thread.
+  std::vector<std::vector<std::size_t>> dataflowGroups(focus ? 2 : 1);
   for (std::size_t rule = 0; rule < kCount; ++rule) {
     if (!ruleRuns(kRules[rule], options)) continue;
-    (kRules[rule].reads == Reads::Dataflow ? dataflow : independent).push_back(rule);
+    if (kRules[rule].reads != Reads::Dataflow) {
+      independent.push_back(rule);
+    } else {
+      bool apart = focus && kRules[rule].category == Category::Performance;
+      dataflowGroups[apart ? 1 : 0].push_back(rule);
+    }
   }
-  // Task 0, the longest, is the dataflow group; then the others.
-  parallelFor(independent.size() + 1, threads, [&](std::size_t task) {
+  // The dataflow groups, the longest tasks, come first; then the others.
+  const std::size_t groups = dataflowGroups.size();
+  parallelFor(independent.size() + groups, threads, [&](std::size_t task) {
     flow::FlowCache flows(text, result.module);
-    if (task == 0) {
-      for (std::size_t rule : dataflow) {
+    if (task < groups) {
+      for (std::size_t rule : dataflowGroups[task]) {
         RuleContext context{text, result.tree, result.module, shapes, found[rule], flows, focus};
         kRules[rule].check(context);
       }
       return;
     }
-    std::size_t rule = independent[task - 1];
+    std::size_t rule = independent[task - groups];
     RuleContext context{text, result.tree, result.module, shapes, found[rule], flows, focus};
     kRules[rule].check(context);
   });
