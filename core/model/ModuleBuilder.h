@@ -28,7 +28,19 @@ namespace ptx::modelbuild {
 struct ScopeTable {
   std::unordered_map<std::string_view, SymbolId> names;
   std::vector<SymbolId> ranges;
+  // The same ranges as (prefix, count) pairs beside their ids, so that resolving a register
+  // (`%rd12` in `%rd<40>`) reads this array rather than each range's Symbol.
+  struct RangeKey {
+    std::string_view prefix;  // Views the source text, as `names`' keys do.
+    std::uint32_t count = 0;
+    SymbolId id = kNoSymbol;
+  };
+  std::vector<RangeKey> rangeKeys;
   std::unordered_map<std::string_view, SymbolId> labels;
+
+  // The range that `name` falls in (Symbol::matches for each of `ranges`, first match), or
+  // kNoSymbol.
+  SymbolId rangeHolding(std::string_view name) const;
 };
 
 // What the declarations pass saw, for the fragments.
