@@ -215,20 +215,70 @@ void FunctionFlow::collectDefinitions() {
     for (std::uint32_t operand : definedOperands(i)) {
       auto key = registerOf(module_.operands[operand]);
       if (!key) continue;
-      definitionsOf_[*key].push_back(static_cast<std::uint32_t>(definitions_.size()));
       definitions_.push_back({i, *key, operand});
     }
   }
   firstDefinitionOf_[end_ - first_] = static_cast<std::uint32_t>(definitions_.size());
+  indexDefinitionsByRegister();
   values_.assign(definitions_.size(), AbstractValue{});
   solved_.assign(definitions_.size(), false);
+}
+
+namespace {
+
+std::size_t slotOf(const RegisterKey& key, std::size_t mask) {
+  std::uint64_t word = (std::uint64_t{key.symbol} << 32) | key.index;
+  word *= 0x9E3779B97F4A7C15ull;  // Fibonacci hashing: the high bits mix every input bit.
+  return static_cast<std::size_t>(word >> 32) & mask;
+}
+
+}  // namespace
+
+void FunctionFlow::indexDefinitionsByRegister() {
+  // Group the definition indices by register, keeping instruction order within a register.
+  definitionsByRegister_.resize(definitions_.size());
+  for (std::uint32_t d = 0; d < definitions_.size(); ++d) definitionsByRegister_[d] = d;
+  std::stable_sort(definitionsByRegister_.begin(), definitionsByRegister_.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const RegisterKey& x = definitions_[a].reg;
+    const RegisterKey& y = definitions_[b].reg;
+    return x.symbol != y.symbol ? x.symbol < y.symbol : x.index < y.index;
+  });
+  std::size_t registers = 0;
+  for (std::size_t i = 0; i < definitionsByRegister_.size(); ++i) {
+    if (i == 0 || !(definitions_[definitionsByRegister_[i]].reg == definitions_[definitionsByRegister_[i - 1]].reg)) {
+      ++registers;
+    }
+  }
+  std::size_t size = 1;
+  while (size < registers * 2) size <<= 1;
+  registerSlices_.assign(size, RegisterSlice{});
+  const std::size_t mask = size - 1;
+  for (std::size_t i = 0; i < definitionsByRegister_.size();) {
+    const RegisterKey& key = definitions_[definitionsByRegister_[i]].reg;
+    std::size_t end = i + 1;
+    while (end < definitionsByRegister_.size() && definitions_[definitionsByRegister_[end]].reg == key) ++end;
+    std::size_t slot = slotOf(key, mask);
+    while (registerSlices_[slot].count != 0) slot = (slot + 1) & mask;
+    registerSlices_[slot] = {key, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(end - i)};
+    i = end;
+  }
+}
+
+std::span<const std::uint32_t> FunctionFlow::definitionsOf(RegisterKey reg) const {
+  if (registerSlices_.empty()) return {};
+  const std::size_t mask = registerSlices_.size() - 1;
+  for (std::size_t slot = slotOf(reg, mask);; slot = (slot + 1) & mask) {
+    const RegisterSlice& entry = registerSlices_[slot];
+    if (entry.count == 0) return {};
+    if (entry.key == reg) return {definitionsByRegister_.data() + entry.first, entry.count};
+  }
 }
 
 const std::vector<std::uint32_t>& FunctionFlow::reachingBlockEntry(RegisterKey reg, std::uint32_t block) {
   RegisterReach& reach = reach_[reg];
   if (reach.lastInBlock.empty()) {
     // Definitions are listed in instruction order: the last one seen in a block is its last.
-    for (std::uint32_t d : definitionsOf_[reg]) {
+    for (std::uint32_t d : definitionsOf(reg)) {
       std::uint32_t b = blockOf(definitions_[d].instruction);
       if (!reach.lastInBlock.empty() && reach.lastInBlock.back().first == b) {
         reach.lastInBlock.back().second = d;
@@ -335,9 +385,8 @@ void FunctionFlow::solveReach(RegisterReach& reach) {
 }
 
 std::span<const std::uint32_t> FunctionFlow::reaching(std::uint32_t instruction, RegisterKey reg) {
-  auto found = definitionsOf_.find(reg);
-  if (found == definitionsOf_.end() || found->second.empty()) return {};
-  const std::vector<std::uint32_t>& all = found->second;
+  std::span<const std::uint32_t> all = definitionsOf(reg);
+  if (all.empty()) return {};
   // A register written once (what compilers emit almost everywhere) has that one definition.
   if (all.size() == 1) return all;
   std::uint32_t block = blockOf(instruction);

@@ -177,7 +177,19 @@ class FunctionFlow {
   std::vector<std::uint32_t> blockOfInstruction_;  // Indexed by instruction - first_.
   std::vector<Definition> definitions_;
   std::vector<std::uint32_t> firstDefinitionOf_;  // Per instruction - first_: into definitions_.
-  std::unordered_map<RegisterKey, std::vector<std::uint32_t>, KeyHash> definitionsOf_;
+  // The definitions of each register, in instruction order: definitionsByRegister_ holds
+  // every definition index grouped by register, and the open-addressing table below maps a
+  // register to its slice. (A hash map of one vector per register cost two allocations per
+  // register; a `-G` function writes each of its thousands of registers once.)
+  struct RegisterSlice {
+    RegisterKey key;
+    std::uint32_t first = 0;
+    std::uint32_t count = 0;  // 0: an empty slot.
+  };
+  std::vector<std::uint32_t> definitionsByRegister_;
+  std::vector<RegisterSlice> registerSlices_;  // Power-of-two size, linear probing.
+  std::span<const std::uint32_t> definitionsOf(RegisterKey reg) const;
+  void indexDefinitionsByRegister();
   std::unordered_map<RegisterKey, RegisterReach, KeyHash> reach_;
   std::vector<AbstractValue> values_;  // Per definition; `computed` once solved.
   std::vector<bool> solved_;
