@@ -14,6 +14,7 @@
 #include "LintPipeline.h"
 #include "RuleContext.h"
 #include "Suppressions.h"
+#include "support/FreedMemory.h"
 #include "support/ParallelFor.h"
 #include "syntax/SyntaxKinds.h"
 
@@ -180,9 +181,12 @@ LintResult pipeline::runPipeline(std::string_view text, SyntaxTree tree, const L
     finishWithSuppressions(text, result, options, /*rulesRan=*/false);
     return result;
   }
+  const bool trimBetweenStages = options.returnFreedMemoryBetweenStages && !focus;
   if (!parallelFocus) {
+    if (trimBetweenStages) returnFreedMemory();
     result.module = parallel ? buildModuleParallel(text, result.tree, threads) : buildModule(text, result.tree, focus);
   }
+  if (trimBetweenStages) returnFreedMemory();
   if (options.targetOverride) {
     // The override stands in for the module's own `.target` list.
     ByteRange where = result.module.header.target.value_or(ByteRange{0, 0});

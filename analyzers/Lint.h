@@ -59,6 +59,10 @@ struct LintOptions {
   // The diagnostics are those of the whole lint (tests/analyzers/grouped_lint_test.cpp); the
   // result has no tree and no module.
   bool diagnosticsOnly = false;
+  // A long-lived caller (the server) asks for the heap's free pages to be handed back between
+  // a whole lint's stages (returnFreedMemory), so that the model and then the rules do not
+  // grow the heap beside what the parse and then the model build left free.
+  bool returnFreedMemoryBetweenStages = false;
   std::size_t groupedAboveBytes = std::size_t{8} << 20;
   std::size_t groupBytes = std::size_t{2} << 20;  // Body bytes per group, about.
 };

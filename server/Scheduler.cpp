@@ -2,8 +2,9 @@
 #include "Scheduler.h"
 
 #include <algorithm>
-#include <malloc.h>
 #include <exception>
+
+#include "support/FreedMemory.h"
 
 namespace ptx::lsp {
 
@@ -21,6 +22,7 @@ std::shared_ptr<Analysis> analyzePtxSnapshot(const Snapshot& snapshot, const std
     LintOptions opening = lint;
     opening.threads = 0;
     opening.parseInPieces = false;
+    opening.returnFreedMemoryBetweenStages = true;
     result = lintText(*snapshot.text, opening);
   } else {
     SyntaxTree tree = snapshot.edits.empty()
@@ -180,11 +182,7 @@ std::optional<Scheduler::Job> Scheduler::nextJob(Clock::time_point now, Clock::t
   return std::nullopt;
 }
 
-void Scheduler::returnFreedMemory() {
-#if defined(__GLIBC__)
-  malloc_trim(0);
-#endif
-}
+void Scheduler::returnFreedMemory() { ptx::returnFreedMemory(); }
 
 void Scheduler::workerLoop() {
   std::unique_lock lock(mutex_);
@@ -289,11 +287,13 @@ void Scheduler::runFull(const std::string& uri, std::unique_lock<std::mutex>& lo
   std::uint64_t settingsSerial = entry.settingsSerial;
   lock.unlock();
 
+  LintOptions full = lint;
+  full.returnFreedMemoryBetweenStages = true;
   std::shared_ptr<const Analysis> analysis;
   try {
     std::shared_ptr<Analysis> made =
         cuda ? analyzeCudaFully(*base, lint, *cuda)
-             : std::make_shared<Analysis>(base->text, base->version, lintTree(*base->text, base->result.tree, lint),
+             : std::make_shared<Analysis>(base->text, base->version, lintTree(*base->text, base->result.tree, full),
                                           base->lines);
     made->settingsSerial = settingsSerial;
     analysis = std::move(made);

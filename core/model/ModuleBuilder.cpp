@@ -43,18 +43,24 @@ Module Builder::build() {
 // a ','; the counts also include comments and declarations, so they are upper bounds
 // on ordinary code, and releaseSpareCapacity trims what was not used.
 void Builder::reserveForBodies(TSNode root) {
+  std::vector<TSNode> items;
+  forEachChild(root, [&](TSNode item, TSFieldId) { items.push_back(item); });
+  reserveForBodies(items);
+}
+
+void Builder::reserveForBodies(std::span<const TSNode> items) {
   std::size_t semicolons = 0;
   std::size_t commas = 0;
   std::size_t dots = 0;
-  forEachChild(root, [&](TSNode item, TSFieldId) {
-    if (ts_node_symbol(item) != k_.functionDefinition) return;
+  for (TSNode item : items) {
+    if (ts_node_symbol(item) != k_.functionDefinition) continue;
     ByteRange range = rangeOf(item);
     std::string_view body = text_.substr(range.begin, range.end - range.begin);
     // One pass per byte value: each is a loop the compiler vectorizes.
     semicolons += static_cast<std::size_t>(std::count(body.begin(), body.end(), ';'));
     commas += static_cast<std::size_t>(std::count(body.begin(), body.end(), ','));
     dots += static_cast<std::size_t>(std::count(body.begin(), body.end(), '.'));
-  });
+  }
   module_.instructions.reserve(semicolons);
   module_.operands.reserve(semicolons + commas);
   module_.references.reserve(semicolons + commas);
@@ -81,6 +87,7 @@ Module Builder::buildFragment(std::span<const TSNode> items, std::size_t firstIn
   module_.scopes.push_back({kNoScope, {0, static_cast<std::uint32_t>(text_.size())}, {}, {}});
   tables_.emplace_back();
   moduleCursor_ = cursor;
+  reserveForBodies(items);
   for (std::size_t i = 0; i < items.size(); ++i) moduleItem(items[i], firstIndex + i);
   // References are sorted per fragment; fragments cover ascending byte ranges, so their
   // concatenation is what sorting all of them would give.

@@ -77,6 +77,7 @@ class Builder {
  private:
   // Sizes the per-statement arrays of a full build from the bodies' text (see the definition).
   void reserveForBodies(TSNode root);
+  void reserveForBodies(std::span<const TSNode> items);
   // Orders references and declaration names by position so that symbolAt (hover,
   // navigation) is a binary search rather than a scan of the whole file.
   void indexPositions();
