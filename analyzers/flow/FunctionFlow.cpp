@@ -188,24 +188,18 @@ std::optional<RegisterKey> FunctionFlow::registerOf(const InstructionOperand& op
   return key;
 }
 
-std::vector<std::uint32_t> FunctionFlow::definedOperands(std::uint32_t instruction) const {
+OperandIndices FunctionFlow::definedOperands(std::uint32_t instruction) const {
   const InstructionSite& site = module_.instructions[instruction];
-  std::vector<std::uint32_t> written;
-  if (site.inDamagedCode) return written;
-  if (site.isCall) {
-    for (std::uint32_t i = 0; i < site.callReturnCount && i < site.operandCount; ++i) {
-      written.push_back(site.firstOperand + i);
-    }
-    return written;
-  }
-  if (site.operandCount == 0 || module_.factsOf(site).does(kNoDestination)) return written;
+  auto indices = [](std::uint32_t first, std::uint32_t count) { return OperandIndices(first, first + count); };
+  if (site.inDamagedCode) return indices(0, 0);
+  if (site.isCall) return indices(site.firstOperand, std::min(site.callReturnCount, site.operandCount));
+  if (site.operandCount == 0 || module_.factsOf(site).does(kNoDestination)) return indices(0, 0);
   const InstructionOperand& first = module_.operands[site.firstOperand];
-  if (first.shape == OperandShape::Register) {
-    written.push_back(site.firstOperand);
-  } else if (first.shape == OperandShape::Vector || first.shape == OperandShape::PredicatePair) {
-    for (std::uint32_t e = 0; e < first.elementCount; ++e) written.push_back(first.firstElement + e);
+  if (first.shape == OperandShape::Register) return indices(site.firstOperand, 1);
+  if (first.shape == OperandShape::Vector || first.shape == OperandShape::PredicatePair) {
+    return indices(first.firstElement, first.elementCount);
   }
-  return written;
+  return indices(0, 0);
 }
 
 void FunctionFlow::collectDefinitions() {

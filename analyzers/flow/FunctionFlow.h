@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <ranges>
 #include <string_view>
 #include <unordered_map>
 #include <span>
@@ -35,6 +36,9 @@ struct RegisterKey {
   std::uint32_t index = 0;
   bool operator==(const RegisterKey&) const = default;
 };
+
+// Consecutive indices into Module::operands.
+using OperandIndices = std::ranges::iota_view<std::uint32_t, std::uint32_t>;
 
 // What is known about a value.
 struct AbstractValue {
@@ -98,8 +102,10 @@ class FunctionFlow {
   const IntegerOp& integerOpOf(std::uint32_t instruction);
 
   // The operands (indices into Module::operands) an instruction writes: the destination,
-  // the elements of a destination vector or predicate pair, a call's return values.
-  std::vector<std::uint32_t> definedOperands(std::uint32_t instruction) const;
+  // the elements of a destination vector or predicate pair, a call's return values. They are
+  // always consecutive, so a range of indices (no allocation: asked once per instruction by
+  // several analyses).
+  OperandIndices definedOperands(std::uint32_t instruction) const;
 
   // `[%rd+8]`: the base register as a Register operand spanning its spelling, if the base is one.
   std::optional<InstructionOperand> baseRegisterOf(const InstructionOperand& address) const;

@@ -21,7 +21,7 @@ RegisterAccesses instructionRegisterAccesses(const Module& module, flow::Functio
   RegisterAccesses accesses;
   const InstructionSite& site = module.instructions[instruction];
   if (site.inDamagedCode) return accesses;
-  std::vector<std::uint32_t> written = flow.definedOperands(instruction);
+  flow::OperandIndices written = flow.definedOperands(instruction);
   bool destinationRead = module.factsOf(site).does(kWarpgroupMma);
   auto visit = [&](const InstructionOperand& operand, std::uint32_t index, auto& self) -> void {
     if (operand.shape == OperandShape::Vector || operand.shape == OperandShape::PredicatePair) {

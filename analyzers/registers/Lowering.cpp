@@ -283,7 +283,7 @@ class Lowerer {
     const InstructionSite& site = module_.instructions[index];
     if (site.inDamagedCode) return;
     if (isGlobalConversionInPlace(site)) return;
-    std::vector<std::uint32_t> written = flow_.definedOperands(index);
+    flow::OperandIndices written = flow_.definedOperands(index);
     for (std::uint32_t operand : written) addRegister(module_.operands[operand], out.defs);
     recordFacts(site, written, out);
     bool cheap = !site.isGuarded() && isCheapDefinition(site);
@@ -347,7 +347,7 @@ class Lowerer {
   }
 
   // What the folding and narrowing passes need: per value, its definitions and how it is read.
-  void recordFacts(const InstructionSite& site, const std::vector<std::uint32_t>& written,
+  void recordFacts(const InstructionSite& site, flow::OperandIndices written,
                    const LoweredInstruction& out) {
     const InstructionFacts& facts = module_.factsOf(site);
     bool add = facts.is(Family::Add);
