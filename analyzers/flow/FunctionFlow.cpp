@@ -70,8 +70,9 @@ void FunctionFlow::buildBlocks() {
   std::uint32_t count = end_ - first_;
   blockOfInstruction_.assign(count, 0);
   if (count == 0) return;
-  // Where each label of the body sits: before the first instruction that follows it.
-  std::unordered_map<SymbolId, std::uint32_t> labelAt;
+  // Where each label of the body sits: before the first instruction that follows it. Sorted
+  // by label for the branch targets' lookups (a `-G` body has thousands of labels).
+  std::vector<std::pair<SymbolId, std::uint32_t>> labelAt;
   if (function.bodyScope != kNoScope) {
     ByteRange body = module_.scopes[function.bodyScope].range;
     for (ScopeId scope = function.bodyScope; scope < module_.scopes.size(); ++scope) {
@@ -83,10 +84,17 @@ void FunctionFlow::buildBlocks() {
         std::uint32_t at = module_.symbols[label].declarationRange.end;
         auto next = std::lower_bound(module_.instructions.begin() + first_, module_.instructions.begin() + end_, at,
                                      [](const InstructionSite& site, std::uint32_t offset) { return site.statement.begin < offset; });
-        labelAt[label] = static_cast<std::uint32_t>(next - module_.instructions.begin());
+        labelAt.emplace_back(label, static_cast<std::uint32_t>(next - module_.instructions.begin()));
       }
     }
   }
+  std::sort(labelAt.begin(), labelAt.end());
+  auto labelPosition = [&](SymbolId label) -> std::optional<std::uint32_t> {
+    auto it = std::lower_bound(labelAt.begin(), labelAt.end(), label,
+                               [](const auto& entry, SymbolId key) { return entry.first < key; });
+    if (it == labelAt.end() || it->first != label) return std::nullopt;
+    return it->second;
+  };
   std::vector<bool> leader(count + 1, false);
   leader[0] = true;
   for (const auto& [label, at] : labelAt) leader[at - first_] = true;
@@ -126,9 +134,9 @@ void FunctionFlow::buildBlocks() {
       if (module_.factsOf(site).does(kBranch) && site.operandCount > 0) {
         const InstructionOperand& target = module_.operands[site.firstOperand];
         for (const Reference& reference : module_.referencesWithin(target.range)) {
-          auto it = labelAt.find(reference.target);
-          if (it == labelAt.end()) continue;
-          if (it->second < end_) add(blockOfInstruction_[it->second - first_]);
+          std::optional<std::uint32_t> at = labelPosition(reference.target);
+          if (!at) continue;
+          if (*at < end_) add(blockOfInstruction_[*at - first_]);
           resolved = true;
         }
       }
