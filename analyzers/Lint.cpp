@@ -208,6 +208,13 @@ LintResult pipeline::runPipeline(std::string_view text, SyntaxTree tree, const L
   }
   applyRuleSettings(result.diagnostics, options);
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), byPositionThenCode);
+  if (focus) {
+    // A focused run's callers (relintChangedFunction, the grouped lint) keep its unsuppressed
+    // findings inside the focus, merge them with the rest and apply the suppressions to the
+    // whole; applying them here too would read every comment of the text once more.
+    result.unsuppressed = result.diagnostics;
+    return result;
+  }
   finishWithSuppressions(text, result, options, rulesRun);
   return result;
 }

@@ -12,10 +12,12 @@ namespace ptx::pipeline {
 
 // The pipeline after parsing. With `focus`, the model walks only the bodies overlapping it,
 // syntax diagnostics cover only the module items overlapping it, and rules may skip what lies
-// outside it (RuleContext::focus). With `threads` > 1 (never with `focus`), each stage
-// (syntax diagnostics, model, instruction shapes, rules) runs on several threads, with the
-// same result as on one. A text in the SyntaxOnly tier stops after the model, with the note
-// that says so.
+// outside it (RuleContext::focus); its result leaves suppressions to the caller (`diagnostics`
+// and `unsuppressed` are the same list), which merges the focus's findings with the rest.
+// With `threads` > 1, each stage (syntax diagnostics, model, instruction shapes, rules) runs
+// on several threads, with the same result as on one; with `focus` too, the syntax walk runs
+// beside the model build and the rules in groups side by side. A text in the SyntaxOnly tier
+// stops after the model, with the note that says so.
 LintResult runPipeline(std::string_view text, SyntaxTree tree, const LintOptions& options,
                        std::optional<ByteRange> focus, unsigned threads = 1);
 
