@@ -465,8 +465,6 @@ void Builder::resolveLabels(const std::vector<PendingLabel>& pending) {
 
 // Resolves every instruction's spelling into facts (one entry per distinct spelling: big files
 // repeat the same few hundred). Symbols get their ids when declared (declarationAttributes).
-void releaseSpareCapacity(Module& module);
-
 void resolveSpellings(std::string_view text, Module& module) {
   auto slice = [&](ByteRange r) {
     return r.begin <= r.end && r.end <= text.size() ? text.substr(r.begin, r.end - r.begin) : std::string_view{};
@@ -487,7 +485,6 @@ void resolveSpellings(std::string_view text, Module& module) {
     site.factsIndex = it->second;
   }
   if (module.instructionFacts.empty()) module.instructionFacts.emplace_back();
-  releaseSpareCapacity(module);
 }
 
 // The model's big arrays grow by doubling while the tree is walked, so up to half of each is
@@ -512,6 +509,9 @@ void releaseSpareCapacity(Module& module) {
 Module buildModule(std::string_view text, const SyntaxTree& tree, std::optional<ByteRange> bodiesWithin) {
   Module module = modelbuild::Builder(text, tree, bodiesWithin).build();
   modelbuild::resolveSpellings(text, module);
+  // A focused model (one body, for a re-check) lives until the next edit replaces it:
+  // trimming its arrays would copy them for nothing.
+  if (!bodiesWithin) modelbuild::releaseSpareCapacity(module);
   return module;
 }
 

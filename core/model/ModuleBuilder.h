@@ -199,4 +199,8 @@ class Builder {
 // Resolves every instruction's spelling into facts, once per distinct spelling.
 void resolveSpellings(std::string_view text, Module& module);
 
+// Trims the model's big arrays to their size where more than a sixteenth is spare (a server
+// keeps the whole model of every open document).
+void releaseSpareCapacity(Module& module);
+
 }  // namespace ptx::modelbuild

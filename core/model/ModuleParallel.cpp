@@ -180,6 +180,7 @@ Module buildModuleParallel(std::string_view text, const SyntaxTree& tree, unsign
   }
   Module module = modelbuild::joinFragments(text, view, fragments, firstItems, threads);
   modelbuild::resolveSpellings(text, module);
+  modelbuild::releaseSpareCapacity(module);
   return module;
 }
 
