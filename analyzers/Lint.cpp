@@ -82,8 +82,9 @@ bool ruleRuns(const RuleEntry& rule, const LintOptions& options) {
 
 // The rules side by side: each writes its own list, and the lists are appended in
 // kRules order, which is what running them one after the other into one list gives.
-// The dataflow rules run one after the other in a single task that shares one FlowCache
-// (a FunctionFlow memoizes as it answers, so it is not shared across threads).
+// The dataflow rules run one after the other in a task that shares one FlowCache (a
+// FunctionFlow memoizes as it answers, so it is not shared across threads): one such task in a
+// whole lint, two in a re-check (see below).
 void runRulesInParallel(std::string_view text, const LintResult& result, const InstructionShapes& shapes,
                         std::vector<Diagnostic>& out, unsigned threads, const LintOptions& options,
                         std::optional<ByteRange> focus) {
@@ -181,6 +182,8 @@ LintResult pipeline::runPipeline(std::string_view text, SyntaxTree tree, const L
     finishWithSuppressions(text, result, options, /*rulesRan=*/false);
     return result;
   }
+  // A long-lived caller's whole lint gives back what the parse left free before the model
+  // grows, and what the model build left free before the rules grow.
   const bool trimBetweenStages = options.returnFreedMemoryBetweenStages && !focus;
   if (!parallelFocus) {
     if (trimBetweenStages) returnFreedMemory();
