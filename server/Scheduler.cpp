@@ -182,8 +182,6 @@ std::optional<Scheduler::Job> Scheduler::nextJob(Clock::time_point now, Clock::t
   return std::nullopt;
 }
 
-void Scheduler::returnFreedMemory() { ptx::returnFreedMemory(); }
-
 void Scheduler::workerLoop() {
   std::unique_lock lock(mutex_);
   while (!stopping_) {
@@ -214,7 +212,7 @@ void Scheduler::workerLoop() {
     // faulting them back in costs the next keystroke.
     if (releasedFull) {
       lock.unlock();
-      returnFreedMemory();
+      ptx::returnFreedMemory();
       lock.lock();
     }
   }

@@ -103,12 +103,10 @@ class Scheduler {
     JobKind kind;
   };
 
-  // Returns freed heap pages to the system (glibc keeps them otherwise).
-  static void returnFreedMemory();
   void workerLoop();
   std::optional<Job> nextJob(std::chrono::steady_clock::time_point now,
                              std::chrono::steady_clock::time_point& wakeAt);
-  // Whether a full analysis was stored or let go (what returnFreedMemory is worth running for).
+  // Whether a full analysis was stored or let go (what ptx::returnFreedMemory is worth running for).
   bool runLatest(const std::string& uri, std::unique_lock<std::mutex>& lock);
   void runFull(const std::string& uri, std::unique_lock<std::mutex>& lock);
   bool busy() const;

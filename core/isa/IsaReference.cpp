@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "support/PlainIndex.h"
+
 namespace ptx {
 namespace {
 
@@ -102,13 +104,11 @@ struct NumberedFamily {
   const SpecialRegisterInfo* entry = nullptr;
 };
 
-// The number between `prefix` and `suffix` in `spelled` (which has both): digits only, no
-// leading zero.
+// The number between `prefix` and `suffix` in `spelled` (which has both): a plain index.
 bool numberBetween(std::string_view spelled, std::size_t prefix, std::size_t suffix, std::uint32_t& value) {
-  std::string_view digits = spelled.substr(prefix, spelled.size() - prefix - suffix);
-  if (digits.empty() || (digits.size() > 1 && digits[0] == '0')) return false;
-  auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  return error == std::errc() && end == digits.data() + digits.size();
+  std::optional<std::uint32_t> number = parsePlainIndex(spelled.substr(prefix, spelled.size() - prefix - suffix));
+  if (number) value = *number;
+  return number.has_value();
 }
 
 // Read from the table once: unresolved names (labels used before their definition) are asked

@@ -20,24 +20,10 @@ std::string_view toString(SymbolKind kind) {
   return "symbol";
 }
 
-namespace {
-
-// Parses the decimal suffix of `spelled` after `prefix`; false unless it is a plain index
-// (digits only, no leading zero except "0").
-bool indexAfter(std::string_view spelled, std::string_view prefix, std::uint32_t& index) {
-  if (spelled.size() <= prefix.size() || !spelled.starts_with(prefix)) return false;
-  std::string_view digits = spelled.substr(prefix.size());
-  if (digits.size() > 1 && digits[0] == '0') return false;
-  auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
-  return error == std::errc() && end == digits.data() + digits.size();
-}
-
-}  // namespace
-
 bool Symbol::matches(std::string_view spelled) const {
   if (rangeCount == 0) return spelled == name;
-  std::uint32_t index = 0;
-  return indexAfter(spelled, name, index) && index < rangeCount;
+  std::optional<std::uint32_t> index = rangeIndexOf(spelled, name);
+  return index && *index < rangeCount;
 }
 
 SymbolId Module::symbolAt(std::uint32_t offset) const {

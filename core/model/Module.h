@@ -18,6 +18,7 @@
 
 #include "diag/Diagnostic.h"
 #include "isa/InstructionFacts.h"
+#include "support/PlainIndex.h"
 #include "syntax/SyntaxTree.h"
 
 namespace ptx {
@@ -30,6 +31,13 @@ using SymbolId = std::uint32_t;
 using ScopeId = std::uint32_t;
 inline constexpr SymbolId kNoSymbol = UINT32_MAX;
 inline constexpr ScopeId kNoScope = UINT32_MAX;
+
+// The index `spelled` names in a parameterized range whose prefix is `prefix` (`%r12` in
+// `%r<N>`: 12): the plain decimal index after the prefix (parsePlainIndex).
+inline std::optional<std::uint32_t> rangeIndexOf(std::string_view spelled, std::string_view prefix) {
+  if (spelled.size() <= prefix.size() || !spelled.starts_with(prefix)) return std::nullopt;
+  return parsePlainIndex(spelled.substr(prefix.size()));
+}
 
 struct Symbol {
   std::string name;  // For a parameterized range `%r<8>`, the prefix `%r`.

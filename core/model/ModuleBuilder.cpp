@@ -112,26 +112,6 @@ void Builder::indexPositions() {
   });
 }
 
-SymbolId ScopeTable::rangeHolding(std::string_view name) const {
-  if (rangeKeys.empty() || name.empty()) return kNoSymbol;
-  // A range `P<N>` holds P followed by a plain index below N (digits, no leading zero but
-  // "0"). So P is a prefix of the name that reaches at least to its trailing digits.
-  std::size_t digitsFrom = name.size();
-  while (digitsFrom > 0 && name[digitsFrom - 1] >= '0' && name[digitsFrom - 1] <= '9') --digitsFrom;
-  if (digitsFrom == name.size()) return kNoSymbol;
-  for (const RangeKey& range : rangeKeys) {
-    const std::size_t length = range.prefix.size();
-    if (length < digitsFrom || length >= name.size()) continue;
-    if (name.compare(0, length, range.prefix) != 0) continue;
-    std::string_view digits = name.substr(length);
-    if (digits.size() > 1 && digits[0] == '0') continue;
-    std::uint32_t index = 0;
-    auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
-    if (error == std::errc() && end == digits.data() + digits.size() && index < range.count) return range.id;
-  }
-  return kNoSymbol;
-}
-
 // Declares `symbol` in `scope`, recording a duplicate when the scope already has the name.
 SymbolId Builder::declare(Symbol symbol, ScopeId scope) {
   symbol.scope = scope;
@@ -160,14 +140,13 @@ SymbolId Builder::declare(Symbol symbol, ScopeId scope) {
       if (existing == kNoSymbol) existing = table.rangeHolding(key);
       if (existing == kNoSymbol) table.names.emplace(key, id);
     } else {
-      for (SymbolId range : table.ranges) {
-        if (existing == kNoSymbol && module_.symbols[range].name == declared.name) existing = range;
+      for (const ScopeTable::Range& range : table.ranges) {
+        if (existing == kNoSymbol && range.prefix == key) existing = range.id;
       }
       for (const auto& [name, other] : table.names) {
         if (existing == kNoSymbol && declared.matches(name)) existing = other;
       }
-      table.ranges.push_back(id);
-      table.rangeKeys.push_back({key, declared.rangeCount, id});
+      table.ranges.push_back({key, declared.rangeCount, id});
     }
     module_.scopes[scope].symbols.push_back(id);
   }
@@ -200,8 +179,8 @@ SymbolId Builder::moduleLookup(std::string_view name) const {
   if (auto it = table.names.find(name); it != table.names.end() && declaredYet(it->second)) {
     return it->second | kModuleScopeTag;
   }
-  for (SymbolId range : table.ranges) {
-    if (declaredYet(range) && view_->module.symbols[range].matches(name)) return range | kModuleScopeTag;
+  for (const ScopeTable::Range& range : table.ranges) {
+    if (declaredYet(range.id) && range.holds(name)) return range.id | kModuleScopeTag;
   }
   return kNoSymbol;
 }

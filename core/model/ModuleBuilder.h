@@ -27,20 +27,27 @@ namespace ptx::modelbuild {
 // build would; the fragments are then concatenated with their ids shifted.
 struct ScopeTable {
   std::unordered_map<std::string_view, SymbolId> names;
-  std::vector<SymbolId> ranges;
-  // The same ranges as (prefix, count) pairs beside their ids, so that resolving a register
-  // (`%rd12` in `%rd<40>`) reads this array rather than each range's Symbol.
-  struct RangeKey {
+  // The parameterized ranges (`%rd<40>`), in declaration order, as (prefix, count) beside
+  // their ids: resolving a register reads this array rather than each range's Symbol.
+  struct Range {
     std::string_view prefix;  // Views the source text, as `names`' keys do.
     std::uint32_t count = 0;
     SymbolId id = kNoSymbol;
+    bool holds(std::string_view name) const {
+      std::optional<std::uint32_t> index = rangeIndexOf(name, prefix);
+      return index && *index < count;
+    }
   };
-  std::vector<RangeKey> rangeKeys;
+  std::vector<Range> ranges;
   std::unordered_map<std::string_view, SymbolId> labels;
 
-  // The range that `name` falls in (Symbol::matches for each of `ranges`, first match), or
-  // kNoSymbol.
-  SymbolId rangeHolding(std::string_view name) const;
+  // The first range that holds `name` (Symbol::matches), or kNoSymbol.
+  SymbolId rangeHolding(std::string_view name) const {
+    for (const Range& range : ranges) {
+      if (range.holds(name)) return range.id;
+    }
+    return kNoSymbol;
+  }
 };
 
 // What the declarations pass saw, for the fragments.
