@@ -132,7 +132,7 @@ class CallChecker {
         const Symbol& symbol = module_.symbols[operand.symbol];
         if (symbol.spaceId != Modifier::Param) {
           std::string kind = symbol.kind == SymbolKind::Function ? std::string("a function")
-                                                                  : concat({"a ", symbol.space, " variable"});
+                                                                  : concat({"a ", symbol.space(), " variable"});
           mismatch(operand, formal,
                    concat({role, " '", spelled, "' is ", kind, "; a call ", role,
                            " must be a register, a .param variable", isReturn ? "" : " or a constant"}));

@@ -81,7 +81,7 @@ void checkMbarrierAlignment(const RuleContext& context) {
       if (!symbol.isRegister() && (space == Modifier::Global || space == Modifier::Local || space == Modifier::Const ||
                                    space == Modifier::Param)) {
         context.report("ALN001", address->range,
-                       concat({"mbarrier object '", symbol.name, "' is in ", symbol.space,
+                       concat({"mbarrier object '", symbol.name, "' is in ", symbol.space(),
                                " memory; mbarrier objects live in shared memory"}),
                        {declaredHere(context, address->symbol)});
       }

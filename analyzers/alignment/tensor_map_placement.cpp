@@ -79,7 +79,7 @@ void checkTensorMapPlacement(const RuleContext& context) {
     Modifier space = symbol.spaceId;
     if (space == Modifier::Shared || space == Modifier::Local || (space == Modifier::Param && !kernelParameter)) {
       context.report("ALN004", map->range,
-                     concat({"tensor map '", symbol.name, "' is in ", symbol.space,
+                     concat({"tensor map '", symbol.name, "' is in ", symbol.space(),
                              " memory; the tensor memory accelerator reads maps only from kernel parameters, "
                              ".const or .global memory"}),
                      {declaredHere(context, value.base)});

@@ -81,7 +81,7 @@ void checkRequiresNewerPtx(const RuleContext& context) {
   for (std::size_t index = 0; index < instructions.size(); ++index) {
     const InstructionSite& site = instructions[index];
     if (site.inDamagedCode) continue;
-    const OpcodeInfo* info = findOpcode(context.textOf(site.opcode));
+    const OpcodeInfo* info = context.module.factsOf(site).opcode;
     if (info == nullptr) continue;
     if (!(declared < info->minPtx)) {
       checkForm(context, index, declared);

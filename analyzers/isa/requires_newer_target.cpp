@@ -123,7 +123,7 @@ void checkRequiresNewerTarget(const RuleContext& context) {
   for (std::size_t index = 0; index < instructions.size(); ++index) {
     const InstructionSite& site = instructions[index];
     if (site.inDamagedCode) continue;
-    const OpcodeInfo* info = findOpcode(context.textOf(site.opcode));
+    const OpcodeInfo* info = context.module.factsOf(site).opcode;
     TargetArch needed;
     if (info == nullptr || !parseTargetArch(info->minTarget, needed)) continue;
     if (needed.number <= target.number) {

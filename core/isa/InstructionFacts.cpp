@@ -1,5 +1,7 @@
 #include "isa/InstructionFacts.h"
 
+#include "isa/IsaReference.h"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -254,6 +256,7 @@ std::optional<std::uint64_t> InstructionFacts::accessBytes() const {
 InstructionFacts resolveFacts(std::string_view opcode, std::span<const std::string_view> modifiers) {
   InstructionFacts facts;
   facts.family = familyNamed(opcode);
+  facts.opcode = findOpcode(opcode);
   facts.modifiers.reserve(modifiers.size());
   for (std::string_view spelling : modifiers) {
     Modifier m = modifierNamed(spelling);

@@ -94,8 +94,12 @@ enum Effect : std::uint32_t {
 };
 using Effects = std::uint32_t;
 
+struct OpcodeInfo;  // isa/IsaReference.h
+
 struct InstructionFacts {
   Family family = Family::Unknown;
+  // The opcode's entry in the ISA reference (findOpcode); null for an unknown opcode.
+  const OpcodeInfo* opcode = nullptr;
   std::vector<Modifier> modifiers;   // In source order; Unknown where a spelling is not in the tables.
   Effects effects = 0;
   StateSpace space = StateSpace::None;        // The first state-space modifier (None: generic).

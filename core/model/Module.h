@@ -40,34 +40,41 @@ inline std::optional<std::uint32_t> rangeIndexOf(std::string_view spelled, std::
 }
 
 struct Symbol {
+  // Fields are ordered by size, so that the record packs tightly: a `-G` file declares tens
+  // of thousands of symbols.
   std::string name;  // For a parameterized range `%r<8>`, the prefix `%r`.
-  SymbolKind kind = SymbolKind::Register;
-  std::string space;  // State space (".reg", ".param", ...); empty for labels and functions.
-  std::string type;   // Element type (".b32"); empty when absent.
-  std::uint32_t rangeCount = 0;  // N of `%r<N>`; 0 for an ordinary name.
-  bool isEntry = false;          // Functions: `.entry` rather than `.func`.
-  bool hasBody = false;          // Functions: a definition rather than a prototype.
-  bool isExtern = false;
-  std::string linkage;               // ".visible", ".extern", ".weak", ".common" or empty.
-  std::uint32_t vectorWidth = 0;     // 2, 4 or 8 for `.v2/.v4/.v8`; 0 for scalars.
-  std::optional<std::uint64_t> alignment;  // `.align N` (literal values only).
+  std::string type;  // Element type (".b32"); empty when absent.
   // Array dimensions in order; nullopt for `[]` or a size that is not an integer literal.
   std::vector<std::optional<std::uint64_t>> dimensions;
-  bool isArray = false;
-  bool hasInitializer = false;
-  // Kernel parameters with `.ptr`: the pointed-to state space and alignment.
-  bool isPointer = false;
-  std::string pointerSpace;
+  std::optional<std::uint64_t> alignment;  // `.align N` (literal values only).
+  // Kernel parameters with `.ptr`: the pointed-to alignment (the space is pointerSpaceId's).
   std::optional<std::uint64_t> pointerAlignment;
-  ScopeId scope = kNoScope;
   ByteRange nameRange;
   ByteRange declarationRange;
-  // The spellings above as enumerators (Modifier::Unknown when empty or unknown), resolved
-  // once when the module is built, so that consumers compare ids rather than text.
-  Modifier spaceId = Modifier::Unknown;
+  std::uint32_t rangeCount = 0;   // N of `%r<N>`; 0 for an ordinary name.
+  std::uint32_t vectorWidth = 0;  // 2, 4 or 8 for `.v2/.v4/.v8`; 0 for scalars.
+  ScopeId scope = kNoScope;
+  SymbolKind kind = SymbolKind::Register;
+  bool isEntry = false;  // Functions: `.entry` rather than `.func`.
+  bool hasBody = false;  // Functions: a definition rather than a prototype.
+  bool isExtern = false;
+  bool isArray = false;
+  bool hasInitializer = false;
+  bool isPointer = false;  // A kernel parameter with `.ptr`.
+  // The declaration's keywords as enumerators (Modifier::Unknown when absent), resolved once
+  // when the module is built, so that consumers compare ids rather than text. State spaces
+  // and linkages come from keyword lists of the grammar that the Modifier table covers, so
+  // their ids also give back their spellings (space() ...) without a string per symbol. The
+  // type keeps its text: the grammar's list has a spelling the table lacks (`.s2f6x2`, which
+  // ptxas takes only as an instruction type).
+  Modifier spaceId = Modifier::Unknown;         // State space (.reg, .param ...); none for labels and functions.
   Modifier typeId = Modifier::Unknown;
-  Modifier linkageId = Modifier::Unknown;
-  Modifier pointerSpaceId = Modifier::Unknown;
+  Modifier linkageId = Modifier::Unknown;       // .visible, .extern, .weak, .common.
+  Modifier pointerSpaceId = Modifier::Unknown;  // Of a kernel parameter's `.ptr`.
+
+  std::string_view space() const { return spellingOf(spaceId); }
+  std::string_view linkage() const { return spellingOf(linkageId); }
+  std::string_view pointerSpace() const { return spellingOf(pointerSpaceId); }
 
   StateSpace stateSpace() const { return infoOf(spaceId).space; }
 

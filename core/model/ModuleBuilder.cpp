@@ -239,14 +239,12 @@ Symbol Builder::declarationAttributes(TSNode node) const {
   Symbol shared;
   forEachChild(node, [&](TSNode part, TSFieldId field) {
     if (field == f_.space) {
-      shared.space = textOf(part);
-      shared.spaceId = modifierNamed(shared.space);
+      shared.spaceId = modifierNamed(textOf(part));
     } else if (field == f_.type) {
       shared.type = textOf(part);
       shared.typeId = modifierNamed(shared.type);
     } else if (field == f_.linkage) {
-      shared.linkage = textOf(part);
-      shared.linkageId = modifierNamed(shared.linkage);
+      shared.linkageId = modifierNamed(textOf(part));
       shared.isExtern = shared.isExtern || shared.linkageId == Modifier::Extern;
     } else if (field == f_.vector) {
       shared.vectorWidth = infoOf(modifierNamed(textOf(part))).vectorWidth;
@@ -256,8 +254,7 @@ Symbol Builder::declarationAttributes(TSNode node) const {
       shared.isPointer = true;
       TSNode space = child(part, f_.space);
       if (!ts_node_is_null(space)) {
-        shared.pointerSpace = textOf(space);
-        shared.pointerSpaceId = modifierNamed(shared.pointerSpace);
+        shared.pointerSpaceId = modifierNamed(textOf(space));
       }
       TSNode align = child(part, f_.align);
       if (!ts_node_is_null(align)) shared.pointerAlignment = literalValue(child(align, f_.value));

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -19,15 +20,18 @@ struct LineColumn {
 class LineIndex {
  public:
   explicit LineIndex(std::string_view text);
-  // A copy of `other` over `sameText`, a copy of the text `other` indexes (no rescan).
+  // A copy of `other` over `sameText`, a copy of the text `other` indexes (no rescan). The
+  // copies share their line starts until one of them is updated: a server hands the index of
+  // a large document to every snapshot and analysis of it.
   LineIndex(const LineIndex& other, std::string_view sameText) : text_(sameText), lineStarts_(other.lineStarts_) {}
 
   // Follows an edit: `newText` is the old text with [begin, oldEnd) replaced by
   // `insertedBytes` bytes at `begin`. Costs one pass over the line starts, not the text, so
-  // typing into a large document stays cheap.
+  // typing into a large document stays cheap; line starts shared with a copy are copied in
+  // that pass.
   void update(std::string_view newText, std::uint32_t begin, std::uint32_t oldEnd, std::uint32_t insertedBytes);
 
-  std::uint32_t lineCount() const { return static_cast<std::uint32_t>(lineStarts_.size()); }
+  std::uint32_t lineCount() const { return static_cast<std::uint32_t>(starts().size()); }
 
   // The 0-based line holding `offset`; offsets past the end map to the last line.
   std::uint32_t lineOf(std::uint32_t offset) const;
@@ -45,8 +49,10 @@ class LineIndex {
   LineColumn characterColumn(std::uint32_t offset) const;
 
  private:
+  const std::vector<std::uint32_t>& starts() const { return *lineStarts_; }
+
   std::string_view text_;
-  std::vector<std::uint32_t> lineStarts_;
+  std::shared_ptr<std::vector<std::uint32_t>> lineStarts_;
 };
 
 // The number of code points in `bytes`, counting each invalid byte as one.

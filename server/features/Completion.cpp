@@ -549,7 +549,7 @@ std::vector<Decl> Completer::visibleDecls() const {
       if (symbol.nameRange.begin >= start_) continue;  // The scan has seen it.
       Decl decl;
       decl.name = symbol.name;
-      decl.space = symbol.space;
+      decl.space = symbol.space();
       decl.spaceId = symbol.spaceId;
       decl.type = symbol.type;
       decl.vectorWidth = symbol.vectorWidth;

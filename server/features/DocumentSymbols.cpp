@@ -7,7 +7,7 @@ namespace ptx::lsp {
 namespace {
 
 std::string detailOf(const Symbol& symbol) {
-  std::string detail = symbol.space;
+  std::string detail(symbol.space());
   if (!symbol.type.empty()) {
     if (!detail.empty()) detail += ' ';
     detail += symbol.type;

@@ -26,9 +26,9 @@ std::string symbolMarkdown(std::string_view text, const Module& module, SymbolId
   out += declaration.substr(0, std::min(declaration.find('\n'), std::size_t{200}));
   out += "\n```\n\n";
   out += toString(symbol.kind);
-  if (!symbol.space.empty()) {
+  if (!symbol.space().empty()) {
     out += " in `";
-    out += symbol.space;
+    out += symbol.space();
     out += '`';
   }
   if (!symbol.type.empty()) {

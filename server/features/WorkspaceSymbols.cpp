@@ -38,7 +38,7 @@ std::optional<std::size_t> matchScore(std::string_view name, std::string_view qu
 }
 
 std::string variableDetail(const Symbol& symbol) {
-  std::string detail = symbol.space;
+  std::string detail(symbol.space());
   if (!symbol.type.empty()) {
     if (!detail.empty()) detail += ' ';
     detail += symbol.type;

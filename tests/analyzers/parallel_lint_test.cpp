@@ -96,11 +96,11 @@ std::string moduleDifference(const Module& a, const Module& b) {
   for (std::size_t i = 0; i < a.symbols.size(); ++i) {
     const Symbol& x = a.symbols[i];
     const Symbol& y = b.symbols[i];
-    if (x.name != y.name || x.kind != y.kind || x.space != y.space || x.type != y.type || x.rangeCount != y.rangeCount ||
-        x.isEntry != y.isEntry || x.hasBody != y.hasBody || x.isExtern != y.isExtern || x.linkage != y.linkage ||
+    if (x.name != y.name || x.kind != y.kind || x.spaceId != y.spaceId || x.type != y.type || x.rangeCount != y.rangeCount ||
+        x.isEntry != y.isEntry || x.hasBody != y.hasBody || x.isExtern != y.isExtern || x.linkageId != y.linkageId ||
         x.vectorWidth != y.vectorWidth || x.alignment != y.alignment || x.dimensions != y.dimensions ||
         x.isArray != y.isArray || x.hasInitializer != y.hasInitializer || x.isPointer != y.isPointer ||
-        x.pointerSpace != y.pointerSpace || x.pointerAlignment != y.pointerAlignment || x.scope != y.scope ||
+        x.pointerSpaceId != y.pointerSpaceId || x.pointerAlignment != y.pointerAlignment || x.scope != y.scope ||
         x.nameRange != y.nameRange || x.declarationRange != y.declarationRange) {
       return "symbol " + std::to_string(i) + " (" + x.name + " / " + y.name + ")";
     }

@@ -49,3 +49,28 @@ TEST_CASE("LineIndex::update follows edits like a rebuild does", "[line-index]")
     }
   }
 }
+
+TEST_CASE("A copy of a LineIndex keeps indexing its own text when the original follows an edit", "[line-index]") {
+  std::string oldText = "a\nbb\nccc\n";
+  ptx::LineIndex index(oldText);
+  // The copy shares the line starts (the server's snapshots and analyses hold such copies).
+  ptx::LineIndex copy(index, oldText);
+  std::string newText = "a\nb\n\nb\nccc\n";  // "\n\n" inserted at byte 3 of "bb".
+  index.update(newText, 3, 3, 2);
+  ptx::LineIndex rebuiltNew(newText);
+  ptx::LineIndex rebuiltOld(oldText);
+  REQUIRE(index.lineCount() == rebuiltNew.lineCount());
+  REQUIRE(copy.lineCount() == rebuiltOld.lineCount());
+  for (std::uint32_t line = 0; line < rebuiltNew.lineCount(); ++line) CHECK(index.lineStart(line) == rebuiltNew.lineStart(line));
+  for (std::uint32_t line = 0; line < rebuiltOld.lineCount(); ++line) {
+    CHECK(copy.lineStart(line) == rebuiltOld.lineStart(line));
+    CHECK(copy.lineText(line) == rebuiltOld.lineText(line));
+  }
+  // Updated again with no copy left, the original edits its starts in place, still correctly.
+  std::string third = "a\nb\n\nb\ncc\n";
+  ptx::LineIndex alone(std::move(index));
+  alone.update(third, 8, 9, 0);
+  ptx::LineIndex rebuiltThird(third);
+  REQUIRE(alone.lineCount() == rebuiltThird.lineCount());
+  for (std::uint32_t line = 0; line < rebuiltThird.lineCount(); ++line) CHECK(alone.lineStart(line) == rebuiltThird.lineStart(line));
+}

@@ -100,7 +100,7 @@ TEST_CASE("Labels resolve forward, parameters and functions by name", "[model]")
   const Symbol* parameter = built.symbolAt("x]");
   REQUIRE(parameter != nullptr);
   CHECK(parameter->kind == SymbolKind::Parameter);
-  CHECK(parameter->space == ".param");
+  CHECK(parameter->space() == ".param");
 
   const Reference* callee = built.referenceAt("twice", 1);
   REQUIRE(callee != nullptr);
@@ -159,8 +159,8 @@ TEST_CASE("Declarations keep their attributes", "[model]") {
   const Symbol* table = built.symbolAt("table");
   REQUIRE(table != nullptr);
   CHECK(table->kind == SymbolKind::Variable);
-  CHECK(table->linkage == ".visible");
-  CHECK(table->space == ".global");
+  CHECK(table->linkage() == ".visible");
+  CHECK(table->space() == ".global");
   CHECK(table->alignment == 16u);
   CHECK(table->vectorWidth == 4);
   CHECK(table->type == ".f32");
@@ -181,7 +181,7 @@ TEST_CASE("Declarations keep their attributes", "[model]") {
   REQUIRE(kernel.parameters.size() == 2);
   const Symbol& in = built.module.symbols[kernel.parameters[0]];
   CHECK(in.isPointer);
-  CHECK(in.pointerSpace == ".global");
+  CHECK(in.pointerSpace() == ".global");
   CHECK(in.pointerAlignment == 16u);
   const Symbol& blob = built.module.symbols[kernel.parameters[1]];
   CHECK(blob.alignment == 8u);
