@@ -67,10 +67,9 @@ void checkParameterDirection(const RuleContext& context) {
     // definition in the body (spelled register name → parameter, and where it was set).
     std::unordered_map<std::string_view, std::pair<SymbolId, std::uint32_t>> addressOf;
     if (owner.isEntry) {
-      std::unordered_map<std::string_view, int> writes;
-      for (std::uint32_t i = first; i < end; ++i) {
-        forEachWritten(module, module.instructions[i], [&](ByteRange range) { ++writes[context.textOf(range)]; });
-      }
+      // The candidates first (few: a kernel moves each parameter's address once), then the
+      // writes of those names only; counting every register's writes cost a map entry per
+      // register of the body.
       for (std::uint32_t i = first; i < end; ++i) {
         const InstructionSite& site = module.instructions[i];
         if (site.inDamagedCode || site.isGuarded() || !module.factsOf(site).is(Family::Mov) || site.operandCount != 2) {
@@ -80,8 +79,19 @@ void checkParameterDirection(const RuleContext& context) {
         const InstructionOperand& source = module.operands[site.firstOperand + 1];
         if (target.shape != OperandShape::Register || source.shape != OperandShape::Symbol) continue;
         if (!inputs.contains(source.symbol)) continue;
-        std::string_view name = context.textOf(target.range);
-        if (writes[name] == 1) addressOf[name] = {source.symbol, i};
+        addressOf[context.textOf(target.range)] = {source.symbol, i};
+      }
+      if (!addressOf.empty()) {
+        std::unordered_map<std::string_view, int> writes;
+        for (const auto& candidate : addressOf) writes.emplace(candidate.first, 0);
+        for (std::uint32_t i = first; i < end; ++i) {
+          forEachWritten(module, module.instructions[i], [&](ByteRange range) {
+            auto it = writes.find(context.textOf(range));
+            if (it != writes.end()) ++it->second;
+          });
+        }
+        // A register set anywhere else (or by two such moves) holds no one parameter's address.
+        std::erase_if(addressOf, [&](const auto& candidate) { return writes[candidate.first] != 1; });
       }
     }
 
