@@ -3,6 +3,8 @@
 #include "isa/InstructionForms.h"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 #include <charconv>
 #include <map>
 #include <memory>
@@ -445,7 +447,7 @@ struct TypeShape {
   std::uint32_t bits = 0;
 };
 
-std::optional<TypeShape> shapeOf(std::string_view type) {
+std::optional<TypeShape> computeShapeOf(std::string_view type) {
   if (type == ".pred") return TypeShape{'p', 1};
   const TypeInfo* info = findType(type);
   if (info == nullptr || type.size() < 3) return std::nullopt;
@@ -454,6 +456,31 @@ std::optional<TypeShape> shapeOf(std::string_view type) {
   if ((kind == 'b' || kind == 's' || kind == 'u') && plainNumber) return TypeShape{kind, info->sizeBits};
   if (type == ".f16" || type == ".bf16" || type == ".f32" || type == ".f64") return TypeShape{'f', info->sizeBits};
   return TypeShape{'x', info->sizeBits};
+}
+
+// shapeOf, remembered per spelling: operand checks ask it twice per register operand, for a
+// handful of distinct spellings, and the type table's lookup hashes the text each time. A
+// spelling of up to 8 bytes (every type's is) is its own key; longer ones are not cached.
+std::optional<TypeShape> shapeOf(std::string_view type) {
+  if (type.empty() || type.size() > 8) return computeShapeOf(type);
+  std::uint64_t bytes = 0;
+  std::memcpy(&bytes, type.data(), type.size());
+  struct Entry {
+    std::uint64_t bytes = 0;
+    std::size_t size = 0;  // 0: an empty slot.
+    std::optional<TypeShape> shape;
+  };
+  thread_local std::array<Entry, 64> cache{};
+  std::size_t slot = static_cast<std::size_t>(((bytes ^ type.size()) * 0x9E3779B97F4A7C15ull) >> 58);
+  for (std::size_t probe = 0; probe < cache.size(); ++probe, slot = (slot + 1) % cache.size()) {
+    Entry& entry = cache[slot];
+    if (entry.size == type.size() && entry.bytes == bytes) return entry.shape;
+    if (entry.size == 0) {
+      entry = {bytes, type.size(), computeShapeOf(type)};
+      return entry.shape;
+    }
+  }
+  return computeShapeOf(type);  // The cache is full: more distinct spellings than types.
 }
 
 }  // namespace
