@@ -107,6 +107,8 @@ void FunctionFlow::buildBlocks() {
     else if (facts.does(kReturn | kExit | kTrap) && !site.isGuarded()) exits[i - first_] = Exit::Stop;
     if (exits[i - first_] != Exit::FallThrough || facts.does(kReturn | kExit)) leader[i - first_ + 1] = true;
   }
+  // Sized exactly: a whole lint holds every function's flow until its last dataflow rule.
+  blocks_.reserve(static_cast<std::size_t>(std::count(leader.begin(), leader.begin() + count, true)));
   for (std::uint32_t i = 0; i < count; ++i) {
     if (leader[i]) blocks_.push_back({first_ + i, first_ + i, {}, {}});
     blocks_.back().end = first_ + i + 1;
@@ -212,6 +214,11 @@ OperandIndices FunctionFlow::definedOperands(std::uint32_t instruction) const {
 
 void FunctionFlow::collectDefinitions() {
   firstDefinitionOf_.assign(end_ - first_ + 1, 0);
+  // At most one definition per defined operand: reserved, the list is not grown by doubling
+  // (a whole lint holds every function's flow until its last dataflow rule).
+  std::size_t defined = 0;
+  for (std::uint32_t i = first_; i < end_; ++i) defined += definedOperands(i).size();
+  definitions_.reserve(defined);
   for (std::uint32_t i = first_; i < end_; ++i) {
     firstDefinitionOf_[i - first_] = static_cast<std::uint32_t>(definitions_.size());
     for (std::uint32_t operand : definedOperands(i)) {
