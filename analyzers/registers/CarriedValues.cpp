@@ -15,12 +15,12 @@ bool isFloatType(const Symbol& symbol) { return infoOf(symbol.typeId).typeClass 
 
 // The registers one instruction reads (sources, vector elements, address bases; wgmma's
 // accumulators, which its destination operand also reads) and those it surely writes (an
-// unguarded destination: a guarded one may keep the old value).
-RegisterAccesses instructionRegisterAccesses(const Module& module, flow::FunctionFlow& flow,
-                                    std::uint32_t instruction) {
-  RegisterAccesses accesses;
+// unguarded destination: a guarded one may keep the old value), appended to `reads` and
+// `writes`.
+void appendRegisterAccesses(const Module& module, flow::FunctionFlow& flow, std::uint32_t instruction,
+                            std::vector<flow::RegisterKey>& reads, std::vector<flow::RegisterKey>& writes) {
   const InstructionSite& site = module.instructions[instruction];
-  if (site.inDamagedCode) return accesses;
+  if (site.inDamagedCode) return;
   flow::OperandIndices written = flow.definedOperands(instruction);
   bool destinationRead = module.factsOf(site).does(kWarpgroupMma);
   auto visit = [&](const InstructionOperand& operand, std::uint32_t index, auto& self) -> void {
@@ -38,13 +38,12 @@ RegisterAccesses instructionRegisterAccesses(const Module& module, flow::Functio
     auto key = flow.registerOf(operand);
     if (!key) return;
     bool isWritten = std::find(written.begin(), written.end(), index) != written.end();
-    if (!isWritten || destinationRead) accesses.reads.push_back(*key);
-    if (isWritten && !site.isGuarded()) accesses.writes.push_back(*key);
+    if (!isWritten || destinationRead) reads.push_back(*key);
+    if (isWritten && !site.isGuarded()) writes.push_back(*key);
   };
   for (std::uint32_t o = site.firstOperand; o < site.firstOperand + site.operandCount; ++o) {
     visit(module.operands[o], o, visit);
   }
-  return accesses;
 }
 
 struct KeyHash {
@@ -66,11 +65,19 @@ bool keepsOrder(const Module& module, const InstructionSite& site) {
 
 FunctionRegisterAccesses registerAccessesOf(const Module& module, flow::FlowCache& flows, std::size_t function) {
   const FunctionInfo& info = module.functions[function];
-  FunctionRegisterAccesses accesses(info.instructionCount);
+  FunctionRegisterAccesses accesses;
   if (info.instructionCount == 0) return accesses;
   flow::FunctionFlow& flow = flows.flowOfFunction(function);
+  accesses.starts_.reserve(2 * std::size_t{info.instructionCount} + 1);
+  std::vector<flow::RegisterKey> reads, writes;  // One instruction's, reused.
   for (std::uint32_t i = info.firstInstruction; i < info.firstInstruction + info.instructionCount; ++i) {
-    accesses[i - info.firstInstruction] = instructionRegisterAccesses(module, flow, i);
+    reads.clear();
+    writes.clear();
+    appendRegisterAccesses(module, flow, i, reads, writes);
+    accesses.keys_.insert(accesses.keys_.end(), reads.begin(), reads.end());
+    accesses.starts_.push_back(static_cast<std::uint32_t>(accesses.keys_.size()));
+    accesses.keys_.insert(accesses.keys_.end(), writes.begin(), writes.end());
+    accesses.starts_.push_back(static_cast<std::uint32_t>(accesses.keys_.size()));
   }
   return accesses;
 }
@@ -89,7 +96,7 @@ CarriedLowerBound carriedLowerBound(const Module& module, flow::FlowCache& flows
   // writes of them.
   std::unordered_map<flow::RegisterKey, std::uint32_t, KeyHash> number;
   std::vector<std::uint8_t> units;
-  auto numbered = [&](const std::vector<flow::RegisterKey>& keys) {
+  auto numbered = [&](std::span<const flow::RegisterKey> keys) {
     std::vector<std::uint32_t> numbers;
     for (const flow::RegisterKey& key : keys) {
       if (key.symbol == kNoSymbol || key.symbol >= module.symbols.size()) continue;

@@ -23,12 +23,28 @@ struct CarriedLowerBound {
   std::uint32_t headInstruction = UINT32_MAX;  // First instruction of that loop's head block.
 };
 
-// The registers each instruction of a function reads and surely writes, computed once for
-// both bounds below.
+// The registers one instruction reads and surely writes.
 struct RegisterAccesses {
-  std::vector<flow::RegisterKey> reads, writes;
+  std::span<const flow::RegisterKey> reads, writes;
 };
-using FunctionRegisterAccesses = std::vector<RegisterAccesses>;  // Per instruction of the function.
+
+// The registers each instruction of a function reads and surely writes, computed once for
+// both bounds below: one array for the whole function, each instruction's reads then writes
+// a slice of it (two small lists per instruction were two allocations each).
+class FunctionRegisterAccesses {
+ public:
+  // Of the function's instruction `index` (0 for its first).
+  RegisterAccesses operator[](std::size_t index) const {
+    const flow::RegisterKey* base = keys_.data();
+    return {{base + starts_[2 * index], base + starts_[2 * index + 1]},
+            {base + starts_[2 * index + 1], base + starts_[2 * index + 2]}};
+  }
+
+ private:
+  friend FunctionRegisterAccesses registerAccessesOf(const Module&, flow::FlowCache&, std::size_t);
+  std::vector<flow::RegisterKey> keys_;
+  std::vector<std::uint32_t> starts_{0};  // Per instruction: where its reads, then its writes, begin; then the end.
+};
 FunctionRegisterAccesses registerAccessesOf(const Module& module, flow::FlowCache& flows, std::size_t function);
 
 // The most 32-bit floating-point registers live across one loop head of the function.

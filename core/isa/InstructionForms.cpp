@@ -460,7 +460,8 @@ std::optional<TypeShape> computeShapeOf(std::string_view type) {
 
 // shapeOf, remembered per spelling: operand checks ask it twice per register operand, for a
 // handful of distinct spellings, and the type table's lookup hashes the text each time. A
-// spelling of up to 8 bytes (every type's is) is its own key; longer ones are not cached.
+// spelling of up to 8 bytes (every type's but `.samplerref`) is its own key; longer ones
+// are not cached.
 std::optional<TypeShape> shapeOf(std::string_view type) {
   if (type.empty() || type.size() > 8) return computeShapeOf(type);
   std::uint64_t bytes = 0;
