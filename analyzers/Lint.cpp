@@ -73,6 +73,11 @@ constexpr RuleEntry kRules[] = {
 #include "Rules.def"
 };
 
+// Whether the caller abandoned this lint (LintOptions::stop).
+bool stopRequested(const LintOptions& options) {
+  return options.stop != nullptr && options.stop->load(std::memory_order_relaxed);
+}
+
 bool ruleRuns(const RuleEntry& rule, const LintOptions& options) {
   if (rule.when == When::Always) return true;
   auto it = options.rules.find(rule.code);
@@ -110,16 +115,23 @@ void runRulesInParallel(std::string_view text, const LintResult& result, const I
   const std::size_t groups = dataflowGroups.size();
   parallelFor(independent.size() + groups, threads, [&](std::size_t task) {
     flow::FlowCache flows(text, result.module);
-    if (task < groups) {
-      for (std::size_t rule : dataflowGroups[task]) {
-        RuleContext context{text, result.tree, result.module, shapes, found[rule], flows, focus};
-        kRules[rule].check(context);
+    flows.stopWhen(options.stop);
+    try {
+      if (task < groups) {
+        for (std::size_t rule : dataflowGroups[task]) {
+          if (stopRequested(options)) return;
+          RuleContext context{text, result.tree, result.module, shapes, found[rule], flows, focus};
+          kRules[rule].check(context);
+        }
+        return;
       }
-      return;
+      if (stopRequested(options)) return;
+      std::size_t rule = independent[task - groups];
+      RuleContext context{text, result.tree, result.module, shapes, found[rule], flows, focus};
+      kRules[rule].check(context);
+    } catch (const flow::StopRequested&) {
+      // Abandoned (LintOptions::stop): the caller reads result.stopped, not these lists.
     }
-    std::size_t rule = independent[task - groups];
-    RuleContext context{text, result.tree, result.module, shapes, found[rule], flows, focus};
-    kRules[rule].check(context);
   });
   for (std::vector<Diagnostic>& list : found) std::move(list.begin(), list.end(), std::back_inserter(out));
 }
@@ -186,10 +198,15 @@ LintResult pipeline::runPipeline(std::string_view text, SyntaxTree tree, const L
   // grows, and what the model build left free before the rules grow.
   const bool trimBetweenStages = options.returnFreedMemoryBetweenStages && !focus;
   if (!parallelFocus) {
-    if (trimBetweenStages) returnFreedMemory();
-    result.module = parallel ? buildModuleParallel(text, result.tree, threads) : buildModule(text, result.tree, focus);
+    if (trimBetweenStages && !stopRequested(options)) returnFreedMemory();
+    result.module =
+        parallel ? buildModuleParallel(text, result.tree, threads) : buildModule(text, result.tree, focus, options.stop);
   }
-  if (trimBetweenStages) returnFreedMemory();
+  if (trimBetweenStages && !stopRequested(options)) returnFreedMemory();
+  if (stopRequested(options)) {
+    result.stopped = true;
+    return result;
+  }
   if (options.targetOverride) {
     // The override stands in for the module's own `.target` list.
     ByteRange where = result.module.header.target.value_or(ByteRange{0, 0});
@@ -204,10 +221,20 @@ LintResult pipeline::runPipeline(std::string_view text, SyntaxTree tree, const L
   } else {
     InstructionShapes shapes = checkInstructionShapes(text, result.module);
     flow::FlowCache flows(text, result.module);
+    flows.stopWhen(options.stop);
     RuleContext context{text, result.tree, result.module, shapes, result.diagnostics, flows, focus};
-    for (const RuleEntry& rule : kRules) {
-      if (ruleRuns(rule, options)) rule.check(context);
+    try {
+      for (const RuleEntry& rule : kRules) {
+        if (stopRequested(options)) break;
+        if (ruleRuns(rule, options)) rule.check(context);
+      }
+    } catch (const flow::StopRequested&) {
+      // Abandoned (LintOptions::stop): result.stopped is set below.
     }
+  }
+  if (stopRequested(options)) {
+    result.stopped = true;
+    return result;
   }
   applyRuleSettings(result.diagnostics, options);
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), byPositionThenCode);

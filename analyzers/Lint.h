@@ -4,6 +4,7 @@
 // Rules.def; callers keep calling lintText.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -63,6 +64,10 @@ struct LintOptions {
   // a whole lint's stages (returnFreedMemory), so that the model and then the rules do not
   // grow the heap beside what the parse and then the model build left free.
   bool returnFreedMemoryBetweenStages = false;
+  // A long-lived caller may abandon a lint whose result it will not use (the server's full
+  // analysis of a version an edit has replaced): once the flag is set, the pipeline stops at
+  // its next stage or rule and returns a result marked `stopped`.
+  const std::atomic<bool>* stop = nullptr;
   std::size_t groupedAboveBytes = std::size_t{8} << 20;
   std::size_t groupBytes = std::size_t{2} << 20;  // Body bytes per group, about.
 };
@@ -78,6 +83,8 @@ struct LintResult {
   // only the body of the function in this range (see relintChangedFunction); features that
   // need other bodies must wait for a full result.
   std::optional<ByteRange> focus;
+  // LintOptions::stop ended the lint early: the result is partial and not to be used.
+  bool stopped = false;
 };
 
 LintResult lintText(std::string_view text, const LintOptions& options = {});

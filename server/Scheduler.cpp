@@ -89,6 +89,7 @@ bool Scheduler::edit(const std::string& uri, const std::function<void(Document&)
     if (it == entries_.end()) return false;
     edit(*it->second.document);
     Entry& entry = it->second;
+    abandonFull(entry);
     const Clock::time_point now = Clock::now();
     const bool inBurst = now - entry.lastEdit < options_.debounce;
     entry.due = inBurst ? now + options_.debounce : now;
@@ -98,8 +99,14 @@ bool Scheduler::edit(const std::string& uri, const std::function<void(Document&)
   return true;
 }
 
+void Scheduler::abandonFull(Entry& entry) {
+  if (entry.stopFull) entry.stopFull->store(true, std::memory_order_relaxed);
+}
+
 bool Scheduler::close(const std::string& uri) {
   std::lock_guard lock(mutex_);
+  auto it = entries_.find(uri);
+  if (it != entries_.end()) abandonFull(it->second);
   bool erased = entries_.erase(uri) > 0;
   idle_.notify_all();
   return erased;
@@ -114,6 +121,7 @@ std::uint64_t Scheduler::setLintOptions(const std::string& uri, LintOptions lint
     it->second.lint = std::move(lint);
     it->second.cuda = std::move(cuda);
     it->second.needsRelint = true;
+    abandonFull(it->second);
     it->second.due = Clock::now();
     serial = ++it->second.settingsSerial;
   }
@@ -200,8 +208,7 @@ void Scheduler::workerLoop() {
     if (job->kind == JobKind::Latest) {
       releasedFull = runLatest(job->uri, lock);
     } else {
-      runFull(job->uri, lock);
-      releasedFull = true;
+      releasedFull = runFull(job->uri, lock);
     }
     // Another worker may be waiting for the document this one just released.
     wake_.notify_all();
@@ -275,9 +282,11 @@ bool Scheduler::runLatest(const std::string& uri, std::unique_lock<std::mutex>& 
   return releasedFull;
 }
 
-void Scheduler::runFull(const std::string& uri, std::unique_lock<std::mutex>& lock) {
+bool Scheduler::runFull(const std::string& uri, std::unique_lock<std::mutex>& lock) {
   Entry& entry = entries_.find(uri)->second;
   entry.analyzingFull = true;
+  auto stop = std::make_shared<std::atomic<bool>>(false);
+  entry.stopFull = stop;
   std::shared_ptr<const Analysis> base = entry.latest;
   LintOptions lint = entry.lint;
   std::optional<CudaSetup> cuda = entry.cuda;
@@ -287,25 +296,44 @@ void Scheduler::runFull(const std::string& uri, std::unique_lock<std::mutex>& lo
 
   LintOptions full = lint;
   full.returnFreedMemoryBetweenStages = true;
+  // An edit (or new options) while this runs makes its result one that runLatest would
+  // replace and no request would read: stopped, it gives the re-check of that edit the
+  // machine back and does not hold a second model and every function's flow beside it.
+  full.stop = stop.get();
   std::shared_ptr<const Analysis> analysis;
+  bool stopped = false;
   try {
-    std::shared_ptr<Analysis> made =
-        cuda ? analyzeCudaFully(*base, lint, *cuda)
-             : std::make_shared<Analysis>(base->text, base->version, lintTree(*base->text, base->result.tree, full),
-                                          base->lines);
-    made->settingsSerial = settingsSerial;
-    analysis = std::move(made);
+    std::shared_ptr<Analysis> made;
+    if (cuda) {
+      made = analyzeCudaFully(*base, lint, *cuda);
+    } else {
+      LintResult linted = lintTree(*base->text, base->result.tree, full);
+      stopped = linted.stopped;
+      if (!stopped) made = std::make_shared<Analysis>(base->text, base->version, std::move(linted), base->lines);
+    }
+    if (made) {
+      made->settingsSerial = settingsSerial;
+      analysis = std::move(made);
+    }
   } catch (const std::exception&) {
   }
 
   lock.lock();
   auto it = entries_.find(uri);
-  if (it == entries_.end() || it->second.generation != generation) return;
+  if (it == entries_.end() || it->second.generation != generation) return true;
   Entry& current = it->second;
+  if (current.stopFull == stop) current.stopFull.reset();
+  if (stopped) {
+    // What stopped it owes the document a newer analysis (and then a full one). Its partial
+    // model and flows are freed, but handing their pages back now would stall the re-check
+    // that the stopping edit started on the other worker; the next full analysis does it.
+    current.analyzingFull = false;
+    return false;
+  }
   if (!analysis) {
     current.analyzingFull = false;
     current.wantFull = false;
-    return;
+    return true;
   }
   if (!current.full || current.full->version <= analysis->version) current.full = analysis;
   if (current.latest == base) {
@@ -317,6 +345,7 @@ void Scheduler::runFull(const std::string& uri, std::unique_lock<std::mutex>& lo
   listener_(uri, analysis);
   lock.lock();
   finishJob(uri, generation, &Entry::analyzingFull);
+  return true;
 }
 
 void Scheduler::finishJob(const std::string& uri, std::uint64_t generation, bool Entry::*flag) {

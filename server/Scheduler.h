@@ -12,6 +12,7 @@
 // analysis has been stored, so a reader that then asks for the latest analysis sees it.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -93,6 +94,9 @@ class Scheduler {
     bool wantFull = false;  // The latest analysis is incremental: a full one is owed.
     bool analyzing = false;
     bool analyzingFull = false;
+    // Set to abandon the running full analysis: an edit, new options or closing the document
+    // makes its result one that would be dropped (LintOptions::stop).
+    std::shared_ptr<std::atomic<bool>> stopFull;
     bool needsRelint = false;  // Options changed: re-check everything even without edits.
     std::uint64_t generation = 0;  // Tells a reopened document from the one a worker saw.
     std::uint64_t settingsSerial = 0;  // Bumped by setLintOptions; see Analysis::settingsSerial.
@@ -108,7 +112,10 @@ class Scheduler {
                              std::chrono::steady_clock::time_point& wakeAt);
   // Whether a full analysis was stored or let go (what ptx::returnFreedMemory is worth running for).
   bool runLatest(const std::string& uri, std::unique_lock<std::mutex>& lock);
-  void runFull(const std::string& uri, std::unique_lock<std::mutex>& lock);
+  // Whether it stored or let go of a full analysis (false when an edit stopped it).
+  bool runFull(const std::string& uri, std::unique_lock<std::mutex>& lock);
+  // Asks the entry's running full analysis, if any, to stop (its result would be dropped).
+  static void abandonFull(Entry& entry);
   bool busy() const;
   // Clears a job's flag once its listener call is over (the entry may be gone by then).
   void finishJob(const std::string& uri, std::uint64_t generation, bool Entry::*flag);

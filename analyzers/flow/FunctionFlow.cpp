@@ -781,6 +781,7 @@ FlowCache::~FlowCache() = default;
 ThreadModel& FlowCache::threadsOfFunction(std::size_t functionIndex) {
   if (threads_.size() < module_.functions.size()) threads_.resize(module_.functions.size());
   if (!threads_[functionIndex]) {
+    throwIfStopped();
     threads_[functionIndex] =
         std::make_unique<ThreadModel>(text_, module_, flowOfFunction(functionIndex));
   }
@@ -795,7 +796,10 @@ FunctionResults& FlowCache::resultsOf(std::size_t functionIndex) {
 
 FunctionFlow& FlowCache::flowOfFunction(std::size_t functionIndex) {
   if (flows_.size() < module_.functions.size()) flows_.resize(module_.functions.size());
-  if (!flows_[functionIndex]) flows_[functionIndex] = std::make_unique<FunctionFlow>(text_, module_, functionIndex);
+  if (!flows_[functionIndex]) {
+    throwIfStopped();
+    flows_[functionIndex] = std::make_unique<FunctionFlow>(text_, module_, functionIndex);
+  }
   return *flows_[functionIndex];
 }
 

@@ -13,6 +13,7 @@
 // The core knows nothing of rules: this layer reads the Module and the text only.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -208,6 +209,11 @@ class FunctionFlow {
 
 class ThreadModel;
 
+// Thrown by a FlowCache asked for a flow it has not built yet once its stop flag is set
+// (stopWhen): the lint that reads it was abandoned (LintOptions::stop), and building a
+// function's flow is most of what a dataflow rule costs.
+struct StopRequested {};
+
 // The flows of one analysis, built on first request, shared by every rule of one lint run.
 class FlowCache {
  public:
@@ -215,6 +221,9 @@ class FlowCache {
   ~FlowCache();
   FlowCache(const FlowCache&) = delete;
   FlowCache& operator=(const FlowCache&) = delete;
+  // From now on, a request for a flow or thread model not built yet throws StopRequested
+  // once `flag` is set.
+  void stopWhen(const std::atomic<bool>* flag) { stop_ = flag; }
   // The flow of the function holding `instruction`, or null when it is not in a body.
   FunctionFlow* flowOfInstruction(std::uint32_t instruction);
   FunctionFlow& flowOfFunction(std::size_t functionIndex);
@@ -233,8 +242,13 @@ class FlowCache {
   }
 
  private:
+  void throwIfStopped() const {
+    if (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) throw StopRequested{};
+  }
+
   std::string_view text_;
   const Module& module_;
+  const std::atomic<bool>* stop_ = nullptr;
   std::vector<std::unique_ptr<FunctionFlow>> flows_;  // Per function, built lazily.
   std::vector<std::unique_ptr<ThreadModel>> threads_;  // Per function, built lazily.
   std::vector<std::unique_ptr<FunctionResults>> results_;  // Per function, built lazily.

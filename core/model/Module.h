@@ -9,6 +9,7 @@
 // marked, so that checks can stay quiet there.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -249,7 +250,10 @@ struct Module {
 // With `bodiesWithin`, only the bodies of functions overlapping that range are walked; every
 // module-level declaration and every function's signature is still recorded. Incremental
 // re-analysis uses it for the one function an edit touched.
-Module buildModule(std::string_view text, const SyntaxTree& tree, std::optional<ByteRange> bodiesWithin = std::nullopt);
+// With `stop` set (by another thread) the build skips the module items it has not reached:
+// the model is partial, for a caller that discards it (LintOptions::stop).
+Module buildModule(std::string_view text, const SyntaxTree& tree, std::optional<ByteRange> bodiesWithin = std::nullopt,
+                   const std::atomic<bool>* stop = nullptr);
 
 // The same module as buildModule(text, tree), built on up to `threads` threads: groups of
 // consecutive module items are built separately (their lookups in the module scope see what

@@ -26,6 +26,8 @@ Module Builder::build() {
   std::size_t index = 0;
   forEachChild(root, [&](TSNode item, TSFieldId) {
     if (ts_node_is_extra(item) && ts_node_symbol(item) != static_cast<TSSymbol>(-1)) return;
+    // Abandoned: the rest of the items are skipped (the caller discards the model).
+    if (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) return;
     if (declarationsOnly_) {
       items_.push_back(item);
       cursorAtItem_.push_back(static_cast<std::uint32_t>(module_.scopes[0].symbols.size()));
@@ -482,8 +484,11 @@ void releaseSpareCapacity(Module& module) {
 
 }  // namespace modelbuild
 
-Module buildModule(std::string_view text, const SyntaxTree& tree, std::optional<ByteRange> bodiesWithin) {
-  Module module = modelbuild::Builder(text, tree, bodiesWithin).build();
+Module buildModule(std::string_view text, const SyntaxTree& tree, std::optional<ByteRange> bodiesWithin,
+                   const std::atomic<bool>* stop) {
+  modelbuild::Builder builder(text, tree, bodiesWithin);
+  builder.stopWhen(stop);
+  Module module = builder.build();
   modelbuild::resolveSpellings(text, module);
   // A focused model (one body, for a re-check) lives until the next edit replaces it:
   // trimming its arrays would copy them for nothing.

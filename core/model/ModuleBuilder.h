@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -70,6 +71,9 @@ class Builder {
       : text_(text), tree_(tree), bodiesWithin_(bodiesWithin), k_(syntaxKinds()), f_(k_.fields) {}
 
   Module build();
+  // While `flag` is set, build() skips the module items it has not reached (a partial model,
+  // for a caller that will discard it).
+  void stopWhen(const std::atomic<bool>* flag) { stop_ = flag; }
 
   // The declarations pass: module items, their module-scope declarations and signatures; no
   // bodies and no references.
@@ -183,6 +187,7 @@ class Builder {
 
   std::string_view text_;
   const SyntaxTree& tree_;
+  const std::atomic<bool>* stop_ = nullptr;
   std::optional<ByteRange> bodiesWithin_;
   Module module_;
   std::vector<ScopeTable> tables_;
