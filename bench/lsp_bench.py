@@ -699,12 +699,16 @@ class Bench:
                 restored += errors_before_break is not None and errors == errors_before_break
                 broken_line = None
             last_errors = errors
+            if self.args.pause_ms > 0:
+                # A typist's pause: long enough for the server's full analysis to start.
+                time.sleep(self.args.pause_ms / 1000.0)
         s = summary(samples, failures, TARGET_EDIT_P95_MS)
         s["by_kind"] = {k: summary(v, 0, None) for k, v in by_kind.items()}
         s["sanity"] = {"breaks": breaks, "breaks_raising_errors": raised, "fixes": fixes,
                        "fixes_restoring_errors": restored}
         self.results["edit_to_diagnostics"] = s
-        print_latency(f"(a) edit -> diagnostics ({self.args.edits} edits)", s)
+        apart = f", {self.args.pause_ms:g} ms apart" if self.args.pause_ms > 0 else ""
+        print_latency(f"(a) edit -> diagnostics ({self.args.edits} edits{apart})", s)
         print(f"{'':<44} by kind p50: " + ", ".join(
             f"{k} {fmt_ms(s['by_kind'][k]['p50_ms'])}" for k in cycle)
             + f"; error raised by {raised}/{breaks} breaks, cleared by {restored}/{fixes} fixes", flush=True)
@@ -903,6 +907,10 @@ def main(argv=None) -> int:
     parser.add_argument("--server-arg", action="append", default=[], help="an extra argument for the server")
     parser.add_argument("--file", default=str(DEFAULT_FILE), help=f"the PTX document (default {DEFAULT_FILE})")
     parser.add_argument("--edits", type=int, default=100, help="sequential one-character edits (a)")
+    parser.add_argument("--pause-ms", type=float, default=0.0,
+                        help="quiet time after each edit's diagnostics before the next edit (a); the server "
+                             "starts its full analysis after 150 ms of quiet, so a pause longer than that "
+                             "measures edits that meet a running full analysis")
     parser.add_argument("--hovers", type=int, default=300, help="hover requests (b) and definition requests (c)")
     parser.add_argument("--completions", type=int, default=300, help="completion requests (d)")
     parser.add_argument("--burst", type=int, default=1000, help="edits sent without waiting (g); 0 skips")

@@ -4,6 +4,12 @@
 #include <algorithm>
 #include <exception>
 
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 #include "support/FreedMemory.h"
 
 namespace ptx::lsp {
@@ -11,6 +17,16 @@ namespace ptx::lsp {
 using Clock = std::chrono::steady_clock;
 
 namespace {
+
+// The full analysis runs in the background: a keystroke's re-check, which the user waits for,
+// should get the cores first. Linux keeps a nice value per thread, inherited by the threads
+// it starts (the analysis's helpers); raising one needs no privilege. Elsewhere, or if the
+// call fails, the thread keeps the normal priority.
+void lowerThisThreadsPriority() {
+#ifdef __linux__
+  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+#endif
+}
 
 // A PTX document's analysis: incremental where the edits allow it (relintChangedFunction).
 std::shared_ptr<Analysis> analyzePtxSnapshot(const Snapshot& snapshot, const std::shared_ptr<const Analysis>& base,
@@ -45,7 +61,11 @@ std::shared_ptr<Analysis> analyzePtxSnapshot(const Snapshot& snapshot, const std
 Scheduler::Scheduler(SchedulerOptions options, Listener listener)
     : options_(options), listener_(std::move(listener)) {
   unsigned count = std::max(1U, options_.workers);
-  for (unsigned i = 0; i < count; ++i) workers_.emplace_back([this] { workerLoop(); });
+  for (unsigned i = 0; i < count; ++i) workers_.emplace_back([this] { workerLoop(JobKind::Latest); });
+  workers_.emplace_back([this] {
+    lowerThisThreadsPriority();
+    workerLoop(JobKind::Full);
+  });
 }
 
 Scheduler::~Scheduler() { stop(); }
@@ -174,15 +194,15 @@ void Scheduler::waitIdle() {
   idle_.wait(lock, [&] { return !busy(); });
 }
 
-std::optional<Scheduler::Job> Scheduler::nextJob(Clock::time_point now, Clock::time_point& wakeAt) {
+std::optional<Scheduler::Job> Scheduler::nextJob(JobKind kind, Clock::time_point now, Clock::time_point& wakeAt) {
   for (auto& [uri, entry] : entries_) {
     bool stale = entry.document->hasUnsnapshottedChanges() || entry.needsRelint;
-    if (stale && !entry.analyzing) {
+    if (kind == JobKind::Latest && stale && !entry.analyzing) {
       if (entry.due <= now) return Job{uri, JobKind::Latest};
       wakeAt = std::min(wakeAt, entry.due);
     }
     // A full analysis only of a text that is not about to change again.
-    if (entry.wantFull && !stale && !entry.analyzing && !entry.analyzingFull) {
+    if (kind == JobKind::Full && entry.wantFull && !stale && !entry.analyzing && !entry.analyzingFull) {
       if (entry.fullDue <= now) return Job{uri, JobKind::Full};
       wakeAt = std::min(wakeAt, entry.fullDue);
     }
@@ -190,11 +210,11 @@ std::optional<Scheduler::Job> Scheduler::nextJob(Clock::time_point now, Clock::t
   return std::nullopt;
 }
 
-void Scheduler::workerLoop() {
+void Scheduler::workerLoop(JobKind kind) {
   std::unique_lock lock(mutex_);
   while (!stopping_) {
     Clock::time_point wakeAt = Clock::time_point::max();
-    std::optional<Job> job = nextJob(Clock::now(), wakeAt);
+    std::optional<Job> job = nextJob(kind, Clock::now(), wakeAt);
     if (!job) {
       if (!busy()) idle_.notify_all();
       if (wakeAt == Clock::time_point::max()) {

@@ -36,6 +36,8 @@ struct SchedulerOptions {
   std::chrono::milliseconds debounce{10};
   // Quiet time after an incremental result before the full analysis starts.
   std::chrono::milliseconds fullDelay{150};
+  // Threads analyzing documents' latest versions; full analyses have one more, of their own,
+  // at a lower priority.
   unsigned workers = 2;
 };
 
@@ -107,8 +109,10 @@ class Scheduler {
     JobKind kind;
   };
 
-  void workerLoop();
-  std::optional<Job> nextJob(std::chrono::steady_clock::time_point now,
+  // A worker takes jobs of one kind: the `workers` that analyze the latest version, and one
+  // more, at a lower priority, for full analyses.
+  void workerLoop(JobKind kind);
+  std::optional<Job> nextJob(JobKind kind, std::chrono::steady_clock::time_point now,
                              std::chrono::steady_clock::time_point& wakeAt);
   // Whether a full analysis was stored or let go (what ptx::returnFreedMemory is worth running for).
   bool runLatest(const std::string& uri, std::unique_lock<std::mutex>& lock);
