@@ -2,12 +2,19 @@
 // requests and their cancellation, configuration sources, pull diagnostics.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <utility>
+#include <vector>
 
+#include "Scheduler.h"
 #include "TestClient.h"
 #include "TestSupport.h"
 
@@ -295,4 +302,41 @@ TEST_CASE("A large document opened with several threads keeps being re-checked e
   REQUIRE(!fixed.empty());
   CHECK(fixed.back()["params"]["version"] == 3);
   CHECK(fixed.back()["params"]["diagnostics"].empty());
+}
+
+TEST_CASE("An edit stops the full analysis of the version it replaces", "[server][scheduler]") {
+  // Full analyses start at once here (fullDelay 0), once version 2's re-check is stored: the
+  // one of version 2 is running 100 ms later, when version 3 arrives, because linting this
+  // kernel takes far longer.
+  std::mutex mutex;
+  std::condition_variable published;
+  std::vector<std::pair<std::int64_t, bool>> seen;  // (version, full) of each analysis published.
+  lsp::Scheduler scheduler({std::chrono::milliseconds(0), std::chrono::milliseconds(0), 2},
+                           [&](const std::string&, const std::shared_ptr<const lsp::Analysis>& analysis) {
+                             std::lock_guard lock(mutex);
+                             seen.emplace_back(analysis->version, analysis->isFull());
+                             published.notify_all();
+                           });
+  const std::string uri = "file:///stopped.ptx";
+  scheduler.open(uri, bigKernel(200000), 1, LintOptions{}, std::nullopt);
+  scheduler.waitIdle();
+  auto typeAt = [&](std::int64_t version) {
+    scheduler.edit(uri, [&](lsp::Document& document) {
+      document.applyChange(lsp::Range{{7, 1}, {7, 1}}, " ", lsp::PositionEncoding::Utf8);
+      document.setVersion(version);
+    });
+  };
+  typeAt(2);
+  {
+    std::unique_lock lock(mutex);
+    REQUIRE(published.wait_for(lock, std::chrono::seconds(60), [&] {
+      return std::find(seen.begin(), seen.end(), std::pair<std::int64_t, bool>{2, false}) != seen.end();
+    }));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  typeAt(3);
+  scheduler.waitIdle();
+  std::lock_guard lock(mutex);
+  CHECK(std::find(seen.begin(), seen.end(), std::pair<std::int64_t, bool>{2, true}) == seen.end());
+  CHECK(std::find(seen.begin(), seen.end(), std::pair<std::int64_t, bool>{3, true}) != seen.end());
 }
