@@ -5,8 +5,10 @@
 // debounce for edits in a burst: an incremental reparse, then — when
 // the edit stayed inside one function body (of a CUDA document: inside the strings of one asm
 // statement, CudaDocument.h) — a re-check of that function only, published at once; a full
-// analysis (every body in the model) follows when the document has been quiet for a moment. Results for versions that were superseded while they ran are dropped
-// rather than published (they still serve as the base for the next incremental step).
+// analysis (every body in the model) follows when the document has been quiet for a moment,
+// on a worker of its own at a lower priority, and the next edit stops it. Results for
+// versions that were superseded while they ran are dropped rather than published (they
+// still serve as the base for the next incremental step).
 //
 // The listener is called on a worker thread, without the scheduler's lock held, after the
 // analysis has been stored, so a reader that then asks for the latest analysis sees it.
