@@ -202,11 +202,11 @@ LintResult pipeline::runPipeline(std::string_view text, SyntaxTree tree, const L
     result.module =
         parallel ? buildModuleParallel(text, result.tree, threads) : buildModule(text, result.tree, focus, options.stop);
   }
-  if (trimBetweenStages && !stopRequested(options)) returnFreedMemory();
   if (stopRequested(options)) {
     result.stopped = true;
     return result;
   }
+  if (trimBetweenStages) returnFreedMemory();
   if (options.targetOverride) {
     // The override stands in for the module's own `.target` list.
     ByteRange where = result.module.header.target.value_or(ByteRange{0, 0});
